@@ -1,0 +1,35 @@
+// Command assent is a terminal approval console for the commands an AI agent
+// wants to run. See README.md.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRootCmd().ExecuteContext(ctx)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "assent:", err)
+		os.Exit(exitCode(err))
+	}
+}
+
+// newRootCmd builds the command tree. Each subcommand lives in its own file
+// and reads its flags inside RunE into an options value.
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "assent",
+		Short:         "A terminal approval console for the commands an AI agent wants to run",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	return root
+}

@@ -1,0 +1,128 @@
+// Package exec runs one approved command: no shell, its own process group, a
+// timeout that always ends it, capped output and a minimal environment. It
+// knows nothing of MCP, policy or the console.
+package exec
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Overflow says what happens when a stream passes its output cap.
+type Overflow string
+
+const (
+	// Drain keeps reading and counting the stream past the cap, discarding
+	// the bytes, so the child runs to completion. It is the default.
+	Drain Overflow = "drain"
+	// Kill ends the process group as soon as a stream passes the cap.
+	Kill Overflow = "kill"
+)
+
+// Command is the frozen result of expanding a tool call: exactly what will be
+// passed to execve. Every field is decided before the call is shown to an
+// operator, and nothing downstream re-parses or re-splits it.
+type Command struct {
+	// Path is the absolute path of the program, resolved when the tool file
+	// was loaded.
+	Path string `json:"path"`
+	// Argv is the full argument vector. Argv[0] is the program as the
+	// template wrote it; the rest are passed to the child word for word.
+	Argv []string `json:"argv"`
+	// Dir is the working directory of the child; empty means the server's.
+	Dir string `json:"cwd,omitempty"`
+	// Env holds KEY=VALUE pairs the tool declares. They are added to the
+	// runner's minimal base environment; nothing else is inherited.
+	Env []string `json:"env,omitempty"`
+	// Stdin is the text written to the child's standard input. Empty means
+	// the child reads /dev/null.
+	Stdin string `json:"stdin,omitempty"`
+	// Timeout bounds the run; when it passes, the process group is
+	// terminated. Zero means the runner's default.
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// MaxOutput caps what is kept of each of stdout and stderr, in bytes.
+	// Zero means the runner's default.
+	MaxOutput int64 `json:"max_output,omitempty"`
+	// OnOverflow says what happens past MaxOutput; empty means Drain.
+	OnOverflow Overflow `json:"on_overflow,omitempty"`
+}
+
+// Validate checks the invariants every runnable command keeps: an absolute
+// program path, at least one argv element, and no NUL byte anywhere (execve
+// would silently cut the string there, so what ran would differ from what was
+// shown). An edited command is checked with it before it may run.
+func (c Command) Validate() error {
+	if c.Path == "" || !filepath.IsAbs(c.Path) {
+		return fmt.Errorf("program path %q is not absolute", c.Path)
+	}
+	if len(c.Argv) == 0 {
+		return errors.New("argv is empty")
+	}
+	check := func(what, s string) error {
+		if strings.IndexByte(s, 0) >= 0 {
+			return fmt.Errorf("%s contains a NUL byte", what)
+		}
+		return nil
+	}
+	if err := check("program path", c.Path); err != nil {
+		return err
+	}
+	for i, a := range c.Argv {
+		if err := check(fmt.Sprintf("argv[%d]", i), a); err != nil {
+			return err
+		}
+	}
+	if err := check("working directory", c.Dir); err != nil {
+		return err
+	}
+	for _, kv := range c.Env {
+		if err := check("environment entry", kv); err != nil {
+			return err
+		}
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return fmt.Errorf("environment entry %q is not KEY=VALUE", kv)
+		}
+	}
+	if c.Dir != "" && !filepath.IsAbs(c.Dir) {
+		return fmt.Errorf("working directory %q is not absolute", c.Dir)
+	}
+	if c.OnOverflow != "" && c.OnOverflow != Drain && c.OnOverflow != Kill {
+		return fmt.Errorf("unknown overflow action %q", c.OnOverflow)
+	}
+	return nil
+}
+
+// Hash returns a SHA-256 over an unambiguous encoding of every field that
+// decides what runs. It is taken when a call is shown for approval and checked
+// again just before it starts, so what the operator approved is what runs.
+func (c Command) Hash() string {
+	h := sha256.New()
+	var n [8]byte
+	put := func(s string) {
+		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	putList := func(l []string) {
+		binary.BigEndian.PutUint64(n[:], uint64(len(l)))
+		h.Write(n[:])
+		for _, s := range l {
+			put(s)
+		}
+	}
+	put(c.Path)
+	putList(c.Argv)
+	put(c.Dir)
+	putList(c.Env)
+	put(c.Stdin)
+	put(c.Timeout.String())
+	put(fmt.Sprint(c.MaxOutput))
+	put(string(c.OnOverflow))
+	return hex.EncodeToString(h.Sum(nil))
+}
