@@ -31,5 +31,8 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.AddCommand(
+		newCheckCmd(),
+	)
 	return root
 }

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/exec"
+)
+
+// checkOptions are the flags of `assent check`.
+type checkOptions struct {
+	files []string
+	json  bool
+}
+
+func newCheckCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "check [FILE...]",
+		Short: "Validate tool files and print each tool's argv template and parameters",
+		Long: `Load tool files (default: the embedded default pack) and print each tool with
+its resolved program, argv template, parameters and their JSON schema, and
+warnings. Exits 1 on any error.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o := checkOptions{files: args}
+			o.json, _ = cmd.Flags().GetBool("json")
+			return o.run(cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().Bool("json", false, "print the result as JSON")
+	return cmd
+}
+
+func (o checkOptions) run(w io.Writer) error {
+	cfg, err := loadConfig(o.files)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return printCheckJSON(w, cfg)
+	}
+	printCheck(w, cfg)
+	return nil
+}
+
+func printCheck(w io.Writer, cfg *config.Config) {
+	fmt.Fprintf(w, "%d tools from %s\n", len(cfg.Tools), strings.Join(cfg.Sources, ", "))
+	for _, t := range cfg.Tools {
+		var flags []string
+		if t.ReadOnly {
+			flags = append(flags, "read-only")
+		}
+		if t.Shell {
+			flags = append(flags, "SHELL: never auto-approved")
+		}
+		fmt.Fprintf(w, "\n%s", t.Name)
+		if len(flags) > 0 {
+			fmt.Fprintf(w, "  [%s]", strings.Join(flags, ", "))
+		}
+		fmt.Fprintf(w, "\n  %s\n", exec.Escape(t.Description))
+		run := strings.Join(t.Template, " ")
+		if t.Program != "" {
+			run = t.Program + " " + strings.Join(t.Template[1:], " ")
+		}
+		fmt.Fprintf(w, "  run:     %s\n", run)
+		fmt.Fprintf(w, "  timeout: %v · max output %d bytes per stream (%s)\n", t.Timeout, t.MaxOutput, t.OnOverflow)
+		if t.Cwd != "" {
+			fmt.Fprintf(w, "  cwd:     %s\n", t.Cwd)
+		}
+		for _, e := range t.Env {
+			fmt.Fprintf(w, "  env:     %s=%s\n", e.Name, e.Value)
+		}
+		if t.Stdin != "" {
+			fmt.Fprintf(w, "  stdin:   %s\n", exec.Escape(t.Stdin))
+		}
+		for _, p := range t.Params {
+			fmt.Fprintf(w, "  {%s}  %s\n", p.Name, p.Summary())
+		}
+		schema, _ := json.Marshal(t.InputSchema())
+		fmt.Fprintf(w, "  schema:  %s\n", schema)
+	}
+	if len(cfg.Warnings) > 0 {
+		fmt.Fprintf(w, "\nwarnings:\n")
+		for _, wn := range cfg.Warnings {
+			fmt.Fprintf(w, "  %s\n", wn)
+		}
+	}
+}
+
+// checkTool is one tool in `check --json` output.
+type checkTool struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Program     string         `json:"program"`
+	Template    []string       `json:"template"`
+	ReadOnly    bool           `json:"read_only"`
+	Shell       bool           `json:"shell"`
+	TimeoutMs   int64          `json:"timeout_ms"`
+	MaxOutput   int64          `json:"max_output"`
+	Params      []checkParam   `json:"params"`
+	Schema      map[string]any `json:"input_schema"`
+	Where       string         `json:"where"`
+}
+
+type checkParam struct {
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+}
+
+func printCheckJSON(w io.Writer, cfg *config.Config) error {
+	out := struct {
+		Sources  []string    `json:"sources"`
+		Tools    []checkTool `json:"tools"`
+		Warnings []string    `json:"warnings"`
+	}{Sources: cfg.Sources, Tools: []checkTool{}, Warnings: []string{}}
+	for _, t := range cfg.Tools {
+		ct := checkTool{Name: t.Name, Description: t.Description, Program: t.Program, Template: t.Template,
+			ReadOnly: t.ReadOnly, Shell: t.Shell, TimeoutMs: t.Timeout.Milliseconds(), MaxOutput: t.MaxOutput,
+			Params: []checkParam{}, Schema: t.InputSchema(), Where: t.Where}
+		for _, p := range t.Params {
+			ct.Params = append(ct.Params, checkParam{p.Name, p.Summary()})
+		}
+		out.Tools = append(out.Tools, ct)
+	}
+	for _, wn := range cfg.Warnings {
+		out.Warnings = append(out.Warnings, wn.String())
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

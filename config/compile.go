@@ -1,0 +1,354 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/assent-sh/assent/exec"
+)
+
+// compileTool turns one tool node into a Tool, or an error that names the
+// file, position, tool and field.
+func compileTool(n *node, opts Options, settings Settings) (*Tool, []Warning, error) {
+	if n.kind != kindObject {
+		return nil, nil, fieldError(n, "", "a tool is an object with name, description and command; got %s", n.kind)
+	}
+	t := &Tool{Where: n.where(), workDir: opts.WorkDir, params: map[string]*Param{}}
+	nameNode := n.get("name")
+	if nameNode == nil {
+		return nil, nil, fieldError(n, "", "tool has no name")
+	}
+	name, err := readString(nameNode, "name")
+	if err != nil {
+		return nil, nil, err
+	}
+	if !isToolName(name) {
+		return nil, nil, fieldError(nameNode, "name", "%q is not a valid tool name (1–64 letters, digits, '_', '-' or '.')", name)
+	}
+	t.Name = name
+	// Every later error names the tool.
+	fail := func(at *node, field, format string, args ...any) error {
+		return fieldError(at, fmt.Sprintf("tool %q: %s", name, field), format, args...)
+	}
+	if err := checkKeys(n, fmt.Sprintf("tool %q", name), "name", "description", "command", "params",
+		"read_only", "shell", "timeout", "cwd", "env", "stdin", "max_output", "on_overflow"); err != nil {
+		return nil, nil, err
+	}
+	if d := n.get("description"); d != nil {
+		if t.Description, err = readString(d, "description"); err != nil {
+			return nil, nil, fail(d, "description", "want a string, got %s", d.kind)
+		}
+		if p := textProblem(t.Description, true); p != "" {
+			return nil, nil, fail(d, "description", "contains %s", p)
+		}
+	}
+	if err := t.readCommand(n.get("command"), n, fail); err != nil {
+		return nil, nil, err
+	}
+	if err := t.readFlags(n, settings, fail); err != nil {
+		return nil, nil, err
+	}
+	if err := t.readTemplates(n, fail); err != nil {
+		return nil, nil, err
+	}
+	if err := t.readParams(n.get("params"), fail); err != nil {
+		return nil, nil, err
+	}
+	if err := t.checkPrograms(n, opts, fail); err != nil {
+		return nil, nil, err
+	}
+	t.markFindPaths()
+	return t, t.warnings(), nil
+}
+
+func isToolName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+type failFunc func(at *node, field, format string, args ...any) error
+
+// readCommand splits the command into template words.
+func (t *Tool) readCommand(c, tool *node, fail failFunc) error {
+	if c == nil {
+		return fail(tool, "command", "missing; give a command string like \"ls -la {directory}\" or an array of words")
+	}
+	var words []string
+	switch c.kind {
+	case kindString:
+		var err error
+		words, err = splitCommand(c.str)
+		if err != nil {
+			var se *splitError
+			if errors.As(err, &se) {
+				return fmt.Errorf("%s: tool %q: command: %s", c.src.position(c.offsetIn(se.Offset)), t.Name, se.Msg)
+			}
+			return fail(c, "command", "%v", err)
+		}
+	case kindArray:
+		if len(c.items) == 0 {
+			return fail(c, "command", "the array is empty; its first word is the program")
+		}
+		var err error
+		if words, err = readStrings(c, "command"); err != nil {
+			return fail(c, "command", "want an array of strings")
+		}
+	default:
+		return fail(c, "command", "want a string or an array of strings, got %s", c.kind)
+	}
+	for i, w := range words {
+		if p := textProblem(w, false); p != "" {
+			return fail(c, fmt.Sprintf("command word %d", i), "contains %s", p)
+		}
+		pw, err := parseWord(w)
+		if err != nil {
+			return fail(c, "command", "%v", err)
+		}
+		t.argv = append(t.argv, pw)
+		t.Template = append(t.Template, pw.String())
+	}
+	if !t.argv[0].fixed() {
+		return fail(c, "command", "the program (first word) must be fixed text, not a placeholder")
+	}
+	return nil
+}
+
+// offsetIn maps an offset within a string node's decoded text to the file.
+func (n *node) offsetIn(i int) int {
+	if n.strMap != nil {
+		if i < len(n.strMap) {
+			return n.strMap[i]
+		}
+		return n.end - 1
+	}
+	return n.off + i
+}
+
+// readFlags reads the tool's plain fields.
+func (t *Tool) readFlags(n *node, s Settings, fail failFunc) error {
+	var err error
+	if v := n.get("read_only"); v != nil {
+		if t.ReadOnly, err = readBool(v, "read_only"); err != nil {
+			return fail(v, "read_only", "want true or false, got %s", v.kind)
+		}
+	}
+	if v := n.get("shell"); v != nil {
+		if t.Shell, err = readBool(v, "shell"); err != nil {
+			return fail(v, "shell", "want true or false, got %s", v.kind)
+		}
+	}
+	t.Timeout = s.TimeoutOrDefault()
+	if v := n.get("timeout"); v != nil {
+		if t.Timeout, err = readDuration(v, fmt.Sprintf("tool %q: timeout", t.Name)); err != nil {
+			return err
+		}
+		if max := s.MaxTimeoutOrDefault(); t.Timeout < MinTimeout || t.Timeout > max {
+			return fail(v, "timeout", "%v is outside [%v, %v]; raise settings.max_timeout to allow more", t.Timeout, MinTimeout, max)
+		}
+	}
+	t.MaxOutput = s.MaxOutputOrDefault()
+	if v := n.get("max_output"); v != nil {
+		if t.MaxOutput, err = readSize(v, fmt.Sprintf("tool %q: max_output", t.Name)); err != nil {
+			return err
+		}
+	}
+	t.OnOverflow = exec.Drain
+	if v := n.get("on_overflow"); v != nil {
+		s, err := readString(v, "on_overflow")
+		if err != nil || (s != string(exec.Drain) && s != string(exec.Kill)) {
+			return fail(v, "on_overflow", "want \"drain\" or \"kill\"")
+		}
+		t.OnOverflow = exec.Overflow(s)
+	}
+	return nil
+}
+
+// readTemplates reads cwd, env and stdin, the templates besides argv.
+func (t *Tool) readTemplates(n *node, fail failFunc) error {
+	one := func(field string) (word, string, error) {
+		v := n.get(field)
+		if v == nil {
+			return nil, "", nil
+		}
+		s, err := readString(v, field)
+		if err != nil {
+			return nil, "", fail(v, field, "want a string, got %s", v.kind)
+		}
+		if p := textProblem(s, field == "stdin"); p != "" {
+			return nil, "", fail(v, field, "contains %s", p)
+		}
+		w, err := parseWord(s)
+		if err == nil {
+			if name, ok := w.listParam(); ok {
+				err = fmt.Errorf("list placeholder {%s...} can only fill argv", name)
+			}
+		}
+		if err != nil {
+			return nil, "", fail(v, field, "%v", err)
+		}
+		return w, s, nil
+	}
+	var err error
+	if t.cwd, t.Cwd, err = one("cwd"); err != nil {
+		return err
+	}
+	if t.stdin, t.Stdin, err = one("stdin"); err != nil {
+		return err
+	}
+	if t.cwd != nil && t.cwd.fixed() {
+		dir := t.cwd.literal()
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(t.workDir, dir)
+		}
+		if _, err := resolveRoots(t.workDir, []string{dir}); err != nil {
+			return fail(n.get("cwd"), "cwd", "%v", err)
+		}
+	}
+	env := n.get("env")
+	if env == nil {
+		return nil
+	}
+	if env.kind != kindObject {
+		return fail(env, "env", "want an object of NAME: value, got %s", env.kind)
+	}
+	for i, k := range env.keys {
+		v := env.vals[i]
+		if !isName(k) {
+			return fail(v, "env", "%q is not a valid variable name", k)
+		}
+		s, err := readString(v, "env."+k)
+		if err != nil {
+			return fail(v, "env."+k, "want a string, got %s", v.kind)
+		}
+		if p := textProblem(s, false); p != "" {
+			return fail(v, "env."+k, "contains %s", p)
+		}
+		w, err := parseWord(s)
+		if err == nil {
+			if name, ok := w.listParam(); ok {
+				err = fmt.Errorf("list placeholder {%s...} can only fill argv", name)
+			}
+		}
+		if err != nil {
+			return fail(v, "env."+k, "%v", err)
+		}
+		t.env = append(t.env, envWord{k, w})
+		t.Env = append(t.Env, EnvVar{k, s})
+	}
+	sort.Slice(t.env, func(i, j int) bool { return t.env[i].name < t.env[j].name })
+	sort.Slice(t.Env, func(i, j int) bool { return t.Env[i].Name < t.Env[j].Name })
+	return nil
+}
+
+// use records how a placeholder appears in the tool's templates.
+type use struct {
+	list, scalar bool
+	argv, cwd    bool
+	stdinOnly    bool
+}
+
+// uses collects every placeholder and how it is used, in order of first
+// appearance.
+func (t *Tool) uses() ([]string, map[string]*use) {
+	var order []string
+	m := map[string]*use{}
+	note := func(name string, f func(u *use)) {
+		u := m[name]
+		if u == nil {
+			u = &use{stdinOnly: true}
+			m[name] = u
+			order = append(order, name)
+		}
+		f(u)
+	}
+	for _, w := range t.argv {
+		for _, p := range w {
+			if p.param != "" {
+				list := p.list
+				note(p.param, func(u *use) { u.argv, u.stdinOnly = true, false; u.list = u.list || list; u.scalar = u.scalar || !list })
+			}
+		}
+	}
+	for _, name := range t.cwd.params() {
+		note(name, func(u *use) { u.cwd, u.scalar, u.stdinOnly = true, true, false })
+	}
+	for _, e := range t.env {
+		for _, name := range e.value.params() {
+			note(name, func(u *use) { u.scalar, u.stdinOnly = true, false })
+		}
+	}
+	for _, name := range t.stdin.params() {
+		note(name, func(u *use) { u.scalar = true })
+	}
+	return order, m
+}
+
+// checkPrograms resolves argv[0] and any program find runs, and enforces
+// shell: true for wrappers.
+func (t *Tool) checkPrograms(n *node, opts Options, fail failFunc) error {
+	cmd := n.get("command")
+	prog := t.argv[0].literal()
+	path, err := resolveProgram(prog, opts.PATH)
+	if err != nil {
+		return fail(cmd, "command", "%v", err)
+	}
+	t.Program = path
+	if w := wrapperName(prog, path); w != "" && !t.Shell {
+		return fail(cmd, "command", "%s runs other programs or shell code from its arguments; a tool that runs it must say \"shell\": true (it is then never approved by a rule)", w)
+	}
+	if filepath.Base(prog) != "find" {
+		return nil
+	}
+	for i := 1; i+1 < len(t.argv); i++ {
+		if !t.argv[i].fixed() || !isFindExec(t.argv[i].literal()) {
+			continue
+		}
+		next := t.argv[i+1]
+		if !next.fixed() {
+			if !t.Shell {
+				return fail(cmd, "command", "find %s runs a program chosen by a placeholder; that needs \"shell\": true", t.argv[i].literal())
+			}
+			continue
+		}
+		p2, err := resolveProgram(next.literal(), opts.PATH)
+		if err != nil {
+			return fail(cmd, "command", "find %s: %v", t.argv[i].literal(), err)
+		}
+		if w := wrapperName(next.literal(), p2); w != "" && !t.Shell {
+			return fail(cmd, "command", "find %s runs %s, which runs other programs or shell code; that needs \"shell\": true", t.argv[i].literal(), w)
+		}
+		t.SecondPrograms = append(t.SecondPrograms, p2)
+	}
+	return nil
+}
+
+// markFindPaths records which argv slots of a find(1) template are starting
+// points: find reads its expression from the first word that begins with
+// '-', '(', '!' or ',' there, so a value like "!" or "(" in such a slot
+// would become part of the expression.
+func (t *Tool) markFindPaths() {
+	if filepath.Base(t.argv[0].literal()) != "find" {
+		return
+	}
+	t.findPaths = map[int]bool{}
+	for i := 1; i < len(t.argv); i++ {
+		w := t.argv[i]
+		if w.fixed() {
+			if s := w.literal(); s != "" && strings.ContainsRune("-(!),", rune(s[0])) {
+				return
+			}
+			continue
+		}
+		t.findPaths[i] = true
+	}
+}

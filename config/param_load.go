@@ -1,0 +1,282 @@
+package config
+
+import (
+	"regexp"
+)
+
+// readParams builds the tool's parameters from its placeholders and the
+// "params" declarations. Every placeholder is a parameter; a declaration
+// that no template uses is an error, since it is most likely a typo that
+// leaves the real placeholder undeclared and unconstrained.
+func (t *Tool) readParams(pn *node, fail failFunc) error {
+	order, uses := t.uses()
+	declared := map[string]*node{}
+	if pn != nil {
+		if pn.kind != kindObject {
+			return fail(pn, "params", "want an object keyed by parameter name, got %s", pn.kind)
+		}
+		for i, k := range pn.keys {
+			if _, ok := uses[k]; !ok {
+				return fail(pn.vals[i], "params."+k, "declared, but no template uses {%s} (placeholders used: %v)", k, order)
+			}
+			declared[k] = pn.vals[i]
+		}
+	}
+	for _, name := range order {
+		u := uses[name]
+		if u.list && u.scalar {
+			return fail(pn, "command", "{%s...} and {%s} both appear; a parameter is either a list or a single value", name, name)
+		}
+		p := &Param{Name: name, Type: String, List: u.list, Required: true, Multiline: u.stdinOnly}
+		if u.cwd {
+			p.Type = Path
+		}
+		if d := declared[name]; d != nil {
+			field := "params." + name
+			if err := readParam(d, p, func(at *node, f, format string, args ...any) error {
+				return fail(at, field+f, format, args...)
+			}); err != nil {
+				return err
+			}
+		}
+		if err := t.finishParam(p, declared[name], fail); err != nil {
+			return err
+		}
+		t.Params = append(t.Params, p)
+		t.params[name] = p
+	}
+	return nil
+}
+
+// readParam fills p from a declaration. fail's field is relative
+// (".type", ".min", ...).
+func readParam(n *node, p *Param, fail failFunc) error {
+	if n.kind != kindObject {
+		return fail(n, "", "want an object like {\"type\": \"string\"}, got %s", n.kind)
+	}
+	if err := checkKeys(n, "params."+p.Name, "type", "description", "default", "required", "enum",
+		"pattern", "min", "max", "max_length", "under", "flags", "multiline", "secret"); err != nil {
+		return err
+	}
+	var err error
+	str := func(key string) (string, error) {
+		v := n.get(key)
+		if v == nil {
+			return "", nil
+		}
+		s, err := readString(v, "")
+		if err != nil {
+			return "", fail(v, "."+key, "want a string, got %s", v.kind)
+		}
+		return s, nil
+	}
+	boolean := func(key string, into *bool) error {
+		if v := n.get(key); v != nil {
+			b, err := readBool(v, "")
+			if err != nil {
+				return fail(v, "."+key, "want true or false, got %s", v.kind)
+			}
+			*into = b
+		}
+		return nil
+	}
+	list := func(key string) ([]string, error) {
+		v := n.get(key)
+		if v == nil {
+			return nil, nil
+		}
+		l, err := readStrings(v, "")
+		if err != nil {
+			return nil, fail(v, "."+key, "want an array of strings")
+		}
+		return l, nil
+	}
+	number := func(key string) (*float64, error) {
+		v := n.get(key)
+		if v == nil {
+			return nil, nil
+		}
+		f, err := readFloat(v, "")
+		if err != nil {
+			return nil, fail(v, "."+key, "want a number, got %s", v.kind)
+		}
+		return &f, nil
+	}
+	if typ, err := str("type"); err != nil {
+		return err
+	} else if typ != "" {
+		switch Type(typ) {
+		case String, Integer, Number, Boolean, Enum, Path:
+			p.Type = Type(typ)
+		default:
+			return fail(n.get("type"), ".type", "unknown type %q (want string, integer, number, boolean, enum or path)", typ)
+		}
+	}
+	if p.Description, err = str("description"); err != nil {
+		return err
+	}
+	if p.Pattern, err = str("pattern"); err != nil {
+		return err
+	}
+	if p.Enum, err = list("enum"); err != nil {
+		return err
+	}
+	if p.Under, err = list("under"); err != nil {
+		return err
+	}
+	if p.Flags, err = list("flags"); err != nil {
+		return err
+	}
+	if p.Min, err = number("min"); err != nil {
+		return err
+	}
+	if p.Max, err = number("max"); err != nil {
+		return err
+	}
+	if v := n.get("max_length"); v != nil {
+		l, err := readInt(v, "")
+		if err != nil || l <= 0 || l > DefaultMaxLengthMultiline {
+			return fail(v, ".max_length", "want a whole number of characters from 1 to %d", DefaultMaxLengthMultiline)
+		}
+		p.MaxLength = int(l)
+	}
+	multiline := p.Multiline
+	if v := n.get("multiline"); v != nil {
+		if err := boolean("multiline", &multiline); err != nil {
+			return err
+		}
+	}
+	p.Multiline = multiline
+	if err := boolean("secret", &p.Secret); err != nil {
+		return err
+	}
+	if v := n.get("required"); v != nil {
+		r, err := readBool(v, "")
+		if err != nil {
+			return fail(v, ".required", "want true or false, got %s", v.kind)
+		}
+		if r && n.get("default") != nil {
+			return fail(v, ".required", "a parameter with a default is optional; remove \"required\" or the default")
+		}
+		if !r && n.get("default") == nil && !p.List {
+			return fail(v, ".required", "an optional parameter needs a default (leaving out a word would shift the words after it); add \"default\"")
+		}
+		p.Required = r
+	}
+	if v := n.get("default"); v != nil {
+		p.Default = v.value()
+		p.Required = false
+	}
+	return checkParamShape(n, p, fail)
+}
+
+// checkParamShape refuses fields that do not fit the parameter's type.
+func checkParamShape(n *node, p *Param, fail failFunc) error {
+	only := func(key string, set bool, ok bool, types string) error {
+		if set && !ok {
+			return fail(n.get(key), "."+key, "only applies to %s parameters, not %s", types, p.Type)
+		}
+		return nil
+	}
+	isStr := p.Type == String
+	checks := []error{
+		only("enum", p.Enum != nil, isStr || p.Type == Enum, "string and enum"),
+		only("pattern", p.Pattern != "", isStr || p.Type == Path, "string and path"),
+		only("min", p.Min != nil, p.Type == Integer || p.Type == Number, "integer and number"),
+		only("max", p.Max != nil, p.Type == Integer || p.Type == Number, "integer and number"),
+		only("max_length", p.MaxLength > 0, isStr || p.Type == Path, "string and path"),
+		only("under", p.Under != nil, p.Type == Path, "path"),
+		only("flags", p.Flags != nil, isStr, "string"),
+		only("multiline", n.get("multiline") != nil && p.Multiline, isStr, "string"),
+	}
+	for _, err := range checks {
+		if err != nil {
+			return err
+		}
+	}
+	if p.Type == Enum && len(p.Enum) == 0 {
+		return fail(n, ".enum", "an enum parameter needs a non-empty \"enum\" list")
+	}
+	if p.Type != String {
+		p.Multiline = false
+	}
+	if p.Min != nil && p.Max != nil && *p.Min > *p.Max {
+		return fail(n.get("min"), ".min", "min %v is greater than max %v", *p.Min, *p.Max)
+	}
+	for i, e := range p.Enum {
+		if pr := textProblem(e, false); pr != "" {
+			return fail(n.get("enum").items[i], ".enum", "contains %s", pr)
+		}
+	}
+	for i, f := range p.Flags {
+		if len(f) < 2 || f[0] != '-' || textProblem(f, false) != "" {
+			return fail(n.get("flags").items[i], ".flags", "%q is not an option token like \"-i\" or \"--ignore-case\"", f)
+		}
+	}
+	return nil
+}
+
+// finishParam compiles what a declaration needs at call time and checks the
+// default like any value, so a bad default fails at load, not on the first
+// call that omits it.
+func (t *Tool) finishParam(p *Param, decl *node, fail failFunc) error {
+	at := decl
+	if at == nil {
+		at = &node{src: &source{name: t.Where}, off: -1}
+	}
+	field := "params." + p.Name
+	if p.Pattern != "" {
+		re, err := regexp.Compile(`^(?:` + p.Pattern + `)$`)
+		if err != nil {
+			return fail(at.get("pattern"), field+".pattern", "not a valid RE2 expression: %v", err)
+		}
+		p.pattern = re
+	}
+	if p.Min != nil {
+		p.minSet = true
+	}
+	if p.Type == Path {
+		under := p.Under
+		if under == nil {
+			under = []string{"."}
+		}
+		roots, err := resolveRoots(t.workDir, under)
+		if err != nil {
+			return fail(at, field+".under", "%v", err)
+		}
+		p.roots = roots
+	}
+	if p.Default != nil {
+		if _, verr := p.values(p.Default, t.workDir); verr != nil {
+			return fail(at.get("default"), field+".default", "%s", verr.msg)
+		}
+	} else if !p.Required && p.List {
+		p.Default = []any{}
+	}
+	return nil
+}
+
+// value turns a node back into the plain Go value encoding/json would give.
+func (n *node) value() any {
+	switch n.kind {
+	case kindBool:
+		return n.bool
+	case kindNumber:
+		return n.num
+	case kindString:
+		return n.str
+	case kindArray:
+		out := make([]any, len(n.items))
+		for i, it := range n.items {
+			out[i] = it.value()
+		}
+		return out
+	case kindObject:
+		out := make(map[string]any, len(n.keys))
+		for i, k := range n.keys {
+			out[k] = n.vals[i].value()
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxSymlinks bounds symlink resolution, as the kernel's ELOOP does.
+const maxSymlinks = 40
+
+// resolvePath makes p absolute against base and resolves every symlink in
+// it, including in parts that do not exist yet: a dangling symlink is
+// followed to its target, because writing through it would create the
+// target. The result is what the program receives, so the check and the use
+// see the same path (a later swap of a directory for a symlink by someone
+// else remains possible, as with any path handed to a program).
+func resolvePath(base, p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	return resolveAbs(filepath.Clean(p), 0)
+}
+
+func resolveAbs(p string, depth int) (string, error) {
+	if depth > maxSymlinks {
+		return "", errors.New("too many levels of symbolic links")
+	}
+	r, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		return r, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return "", fmt.Errorf("%s: %v", pe.Path, pe.Err)
+		}
+		return "", err
+	}
+	dir, name := filepath.Split(p)
+	dir = filepath.Clean(dir)
+	if dir == p {
+		return p, nil
+	}
+	rdir, err := resolveAbs(dir, depth+1)
+	if err != nil {
+		return "", err
+	}
+	full := filepath.Join(rdir, name)
+	fi, err := os.Lstat(full)
+	if err != nil {
+		return full, nil // does not exist yet
+	}
+	if fi.Mode()&fs.ModeSymlink == 0 {
+		return full, nil
+	}
+	target, err := os.Readlink(full)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(rdir, target)
+	}
+	return resolveAbs(filepath.Clean(target), depth+1)
+}
+
+// within reports whether the absolute, clean path p is root or lies below
+// it, comparing whole path components: /srv/app does not contain
+// /srv/app-evil.
+func within(p, root string) bool {
+	if root == "/" {
+		return true
+	}
+	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
+}
+
+// resolveRoots turns configured roots into absolute, symlink-free
+// directories. Roots must exist: a root that appears later could be a
+// symlink planted to widen it.
+func resolveRoots(base string, roots []string) ([]string, error) {
+	out := make([]string, 0, len(roots))
+	for _, r := range roots {
+		if r == "" {
+			return nil, errors.New("an empty root; write \".\" for the directory assent runs in")
+		}
+		if !filepath.IsAbs(r) {
+			r = filepath.Join(base, r)
+		}
+		real, err := filepath.EvalSymlinks(filepath.Clean(r))
+		if err != nil {
+			return nil, fmt.Errorf("root %s: %w", r, unwrapPathError(err))
+		}
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, fmt.Errorf("root %s: %w", r, unwrapPathError(err))
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("root %s is not a directory", r)
+		}
+		out = append(out, real)
+	}
+	return out, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

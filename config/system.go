@@ -1,0 +1,253 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/assent-sh/assent/exec"
+)
+
+// SystemCommandName is the name of the built-in system_command tool.
+const SystemCommandName = "system_command"
+
+// systemTool is the built-in system_command: a whitelisted program with
+// free arguments, cwd, env, stdin and timeout, as the second seed
+// describes it. Its arguments are free text, and several whitelisted
+// programs can run others through them (find -exec, env, sort
+// --compress-program), so it is always a shell-class tool: shown with a
+// warning and never approved by a rule.
+type systemTool struct {
+	programs map[string]string // allowed name -> absolute path (installed only)
+	missing  map[string]bool   // allowed but not installed
+	roots    []string          // cwd must lie in one of these
+	timeout  time.Duration     // default
+	max      time.Duration     // ceiling
+}
+
+// newSystemCommand builds the system_command tool from its settings.
+func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []Warning, error) {
+	st := &systemTool{programs: map[string]string{}, missing: map[string]bool{},
+		timeout: s.TimeoutOrDefault(), max: s.MaxTimeoutOrDefault()}
+	t := &Tool{
+		Name: SystemCommandName,
+		Description: "Run one whitelisted program with arguments, without a shell (pipes, redirects and " +
+			"variables are not interpreted). Allowed programs: " + strings.Join(sc.Allow, ", ") + ".",
+		Template:   []string{"{command}", "{args...}"},
+		Shell:      true,
+		Timeout:    st.timeout,
+		MaxOutput:  s.MaxOutputOrDefault(),
+		OnOverflow: exec.Drain,
+		Where:      "settings.system_command",
+		workDir:    opts.WorkDir,
+		system:     st,
+	}
+	var warns []Warning
+	for _, name := range sc.Allow {
+		p, err := resolveProgram(name, opts.PATH)
+		if err != nil {
+			st.missing[name] = true
+			warns = append(warns, Warning{t.Where, t.Name, fmt.Sprintf("%v; calls to it will be refused", err)})
+			continue
+		}
+		st.programs[name] = p
+		if w := wrapperName(name, p); w != "" {
+			warns = append(warns, Warning{t.Where, t.Name, fmt.Sprintf("%s runs other programs from its arguments", w)})
+		}
+	}
+	under := sc.Under
+	if under == nil {
+		under = []string{"."}
+	}
+	roots, err := resolveRoots(opts.WorkDir, under)
+	if err != nil {
+		return nil, nil, fmt.Errorf("settings.system_command.under: %v", err)
+	}
+	st.roots = roots
+	allowed := st.allowed()
+	maxMs := float64(st.max / time.Millisecond)
+	minMs := float64(MinTimeout / time.Millisecond)
+	t.Params = []*Param{
+		// Not an enum in the schema: a program off the list gets the
+		// seed's own refusal, "Command not allowed: rm", from expand.
+		{Name: "command", Type: String, Required: true,
+			Description: "Program to run (must be whitelisted: " + strings.Join(allowed, ", ") + ")"},
+		{Name: "args", Type: String, List: true, Default: []any{}, Description: "Command arguments, one per element"},
+		{Name: "cwd", Type: Path, Default: ".", Under: under, roots: roots, Description: "Working directory"},
+		{Name: "timeout", Type: Integer, Default: float64(st.timeout / time.Millisecond), Min: &minMs, Max: &maxMs, minSet: true,
+			Description: fmt.Sprintf("Timeout in ms (%d-%d, default: %d)", int(minMs), int(maxMs), st.timeout/time.Millisecond)},
+		{Name: "stdin", Type: String, Multiline: true, Default: "", Description: "Input to send to stdin"},
+	}
+	// env is an object of strings, which no parameter type describes: it
+	// is known by name for argument checking, and InputSchema adds it.
+	t.params = map[string]*Param{"env": {Name: "env", Type: String}}
+	for _, p := range t.Params {
+		t.params[p.Name] = p
+	}
+	return t, warns, nil
+}
+
+func (st *systemTool) allowed() []string {
+	out := make([]string, 0, len(st.programs))
+	for name := range st.programs {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// expand checks a system_command call. Unlike template tools, its
+// arguments may be options: choosing them freely is what the tool is for,
+// which is why it is never approved by a rule.
+func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
+	refuse := func(param, rule, format string, a ...any) (Expansion, error) {
+		return Expansion{}, &ArgError{t.Name, param, rule, fmt.Sprintf(format, a...)}
+	}
+	if err := t.checkNames(args); err != nil {
+		return Expansion{}, err
+	}
+	name, ok := args["command"].(string)
+	if !ok {
+		return refuse("command", "missing", "is required: the name of a whitelisted program (%s)", strings.Join(st.allowed(), ", "))
+	}
+	path, ok := st.programs[name]
+	if !ok {
+		if st.missing[name] {
+			return refuse("command", "unavailable", "Command not available on this machine: %s", printable(name))
+		}
+		// The seed's wording, which agents trained on it recognise.
+		return refuse("command", "not-allowed", "Command not allowed: %s", printable(name))
+	}
+	e := Expansion{Values: map[string][]string{"command": {name}}}
+	argv := []string{name}
+	if v, ok := args["args"]; ok && v != nil {
+		items, ok := v.([]any)
+		if !ok {
+			return refuse("args", "type", "want an array of strings, got %s", jsonKind(v))
+		}
+		for i, it := range items {
+			s, ok := it.(string)
+			if !ok {
+				return refuse("args", "type", "item %d: want a string, got %s", i, jsonKind(it))
+			}
+			if p := textProblem(s, false); p != "" {
+				return refuse("args", "text", "item %d contains %s", i, p)
+			}
+			argv = append(argv, s)
+		}
+	}
+	e.Values["args"] = argv[1:]
+	dir := t.workDir
+	if v, ok := args["cwd"]; ok && v != nil {
+		vals, verr := t.params["cwd"].values(v, t.workDir)
+		if verr != nil {
+			return refuse("cwd", verr.rule, "%s", verr.msg)
+		}
+		dir = vals[0]
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return refuse("cwd", "cwd", "working directory %s is not an existing directory", dir)
+	}
+	e.Values["cwd"] = []string{dir}
+	env, err := st.env(t, args["env"])
+	if err != nil {
+		return Expansion{}, err
+	}
+	e.Values["env"] = env
+	timeout := st.timeout
+	if v, ok := args["timeout"]; ok && v != nil {
+		vals, verr := t.params["timeout"].values(v, "")
+		if verr != nil {
+			return refuse("timeout", verr.rule, "%s", verr.msg)
+		}
+		var ms int64
+		fmt.Sscan(vals[0], &ms)
+		timeout = time.Duration(ms) * time.Millisecond
+	}
+	e.Values["timeout"] = []string{fmt.Sprint(timeout.Milliseconds())}
+	stdin := ""
+	if v, ok := args["stdin"]; ok && v != nil {
+		vals, verr := t.params["stdin"].values(v, "")
+		if verr != nil {
+			return refuse("stdin", verr.rule, "%s", verr.msg)
+		}
+		stdin = vals[0]
+	}
+	e.Values["stdin"] = []string{stdin}
+	total := 0
+	for _, a := range argv {
+		if len(a) > maxArgBytes {
+			return refuse("args", "size", "an argument is %d bytes; the limit is %d", len(a), maxArgBytes)
+		}
+		total += len(a) + 1
+	}
+	if total > maxArgvBytes || len(argv) > maxArgc {
+		return refuse("args", "size", "the command line would exceed %d bytes or %d arguments", maxArgvBytes, maxArgc)
+	}
+	e.Command = exec.Command{Path: path, Argv: argv, Dir: dir, Env: env, Stdin: stdin,
+		Timeout: timeout, MaxOutput: t.MaxOutput, OnOverflow: t.OnOverflow}
+	return e, nil
+}
+
+// env checks the call's environment additions. Variables that change how
+// programs load code or read configuration are refused: they would turn a
+// whitelisted program into a different one.
+func (st *systemTool) env(t *Tool, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, &ArgError{t.Name, "env", "type", "want an object of NAME: value strings, got " + jsonKind(v)}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if !isName(k) {
+			return nil, &ArgError{t.Name, "env", "env", fmt.Sprintf("%s is not a valid variable name", printable(k))}
+		}
+		if dangerousEnv(k) {
+			return nil, &ArgError{t.Name, "env", "env", fmt.Sprintf("%s may not be set: it changes which code a program loads or runs", k)}
+		}
+		s, ok := m[k].(string)
+		if !ok {
+			return nil, &ArgError{t.Name, "env", "type", fmt.Sprintf("%s: want a string, got %s", k, jsonKind(m[k]))}
+		}
+		if p := textProblem(s, false); p != "" {
+			return nil, &ArgError{t.Name, "env", "text", fmt.Sprintf("%s contains %s", k, p)}
+		}
+		out = append(out, k+"="+s)
+	}
+	return out, nil
+}
+
+// dangerousEnv reports variables an agent may not set for system_command.
+func dangerousEnv(k string) bool {
+	for _, prefix := range []string{"LD_", "DYLD_", "PYTHON", "PERL", "RUBY", "NODE_", "GIT_", "BASH_FUNC_", "MALLOC_", "GLIBC_"} {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	switch k {
+	case "BASH_ENV", "ENV", "IFS", "PAGER", "EDITOR", "VISUAL", "PATH", "HOME", "SHELL", "SHELLOPTS",
+		"BASHOPTS", "PS4", "PROMPT_COMMAND", "CDPATH", "GLOBIGNORE", "GCONV_PATH", "LOCPATH", "TERM",
+		"HOSTALIASES", "RESOLV_HOST_CONF", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_HOME", "WGETRC", "JAVA_TOOL_OPTIONS":
+		return true
+	}
+	return false
+}
+
+// printable quotes a value for a message, escaping anything invisible.
+func printable(s string) string {
+	if len(s) > 64 && utf8.ValidString(s) {
+		s = string([]rune(s)[:min(64, utf8.RuneCountInString(s))]) + "…"
+	}
+	return fmt.Sprintf("%+q", s)
+}

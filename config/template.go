@@ -1,0 +1,163 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// part is a piece of a template word: fixed text or a placeholder.
+type part struct {
+	text  string // fixed text, when param is ""
+	param string // placeholder name
+	list  bool   // {name...}: one argv element per item
+}
+
+// word is a template for one string: an argv element, the working
+// directory, an environment value or the stdin text. A placeholder fills
+// only its own word, so a value can never add or remove a word.
+type word []part
+
+// isName reports whether s is a valid placeholder or parameter name.
+func isName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i, r := range s {
+		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// parseWord finds placeholders in one word. `{name}` is a placeholder and
+// `{name...}` a list placeholder; `{}` stays literal (find's `-exec … {}`),
+// `{{` and `}}` are a literal `{` and `}`, and any other brace is literal
+// text. A list placeholder must be the whole word: it expands to one element
+// per item, so text around it would have no single word to attach to.
+func parseWord(s string) (word, error) {
+	var w word
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			w = append(w, part{text: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '{' && strings.HasPrefix(s[i:], "{{"):
+			lit.WriteByte('{')
+			i++
+		case c == '}' && strings.HasPrefix(s[i:], "}}"):
+			lit.WriteByte('}')
+			i++
+		case c == '{':
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				lit.WriteByte(c)
+				continue
+			}
+			inner := s[i+1 : i+end]
+			name, list := strings.CutSuffix(inner, "...")
+			if !isName(name) {
+				lit.WriteByte(c)
+				continue
+			}
+			flush()
+			w = append(w, part{param: name, list: list})
+			i += end
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	flush()
+	for _, p := range w {
+		if p.list && len(w) != 1 {
+			return nil, fmt.Errorf("list placeholder {%s...} must be a whole word, with no text around it", p.param)
+		}
+	}
+	return w, nil
+}
+
+// params returns the placeholder names in the word, in order.
+func (w word) params() []string {
+	var names []string
+	for _, p := range w {
+		if p.param != "" {
+			names = append(names, p.param)
+		}
+	}
+	return names
+}
+
+// fixed reports whether the word has no placeholder.
+func (w word) fixed() bool { return len(w.params()) == 0 }
+
+// listParam returns the name of the word's list placeholder, if it is one.
+func (w word) listParam() (string, bool) {
+	if len(w) == 1 && w[0].list {
+		return w[0].param, true
+	}
+	return "", false
+}
+
+// wholeParam returns the placeholder that is the entire word, if any.
+func (w word) wholeParam() (string, bool) {
+	if len(w) == 1 && w[0].param != "" {
+		return w[0].param, true
+	}
+	return "", false
+}
+
+// leadingParam reports whether the word's first character comes from a
+// placeholder rather than from fixed text: only then can a value decide
+// whether the word looks like an option.
+func (w word) leadingParam() bool { return len(w) > 0 && w[0].param != "" }
+
+// literal returns the text of a word without placeholders.
+func (w word) literal() string {
+	var b strings.Builder
+	for _, p := range w {
+		b.WriteString(p.text)
+	}
+	return b.String()
+}
+
+// String writes the word back in template syntax, literal braces doubled.
+func (w word) String() string {
+	var b strings.Builder
+	for _, p := range w {
+		switch {
+		case p.param == "":
+			t := strings.ReplaceAll(p.text, "{", "{{")
+			t = strings.ReplaceAll(t, "}", "}}")
+			// {} is literal as written; doubling it would be noise.
+			b.WriteString(strings.ReplaceAll(t, "{{}}", "{}"))
+		case p.list:
+			b.WriteString("{" + p.param + "...}")
+		default:
+			b.WriteString("{" + p.param + "}")
+		}
+	}
+	return b.String()
+}
+
+// fill substitutes values into the word. values holds one string per scalar
+// placeholder.
+func (w word) fill(values map[string]string) string {
+	if len(w) == 1 && w[0].param == "" {
+		return w[0].text
+	}
+	var b strings.Builder
+	for _, p := range w {
+		if p.param == "" {
+			b.WriteString(p.text)
+		} else {
+			b.WriteString(values[p.param])
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,205 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// valueError is a refused value: rule is a short stable name of the check
+// that failed, msg says it in words an agent can act on.
+type valueError struct {
+	rule string
+	msg  string
+}
+
+func refuse(rule, format string, args ...any) *valueError {
+	return &valueError{rule, fmt.Sprintf(format, args...)}
+}
+
+// values checks a JSON value against the parameter and returns the text
+// each item contributes: one string for a scalar, one per item for a list.
+// base is the directory relative paths start from.
+func (p *Param) values(v any, base string) ([]string, *valueError) {
+	if !p.List {
+		s, err := p.item(v, base)
+		if err != nil {
+			return nil, err
+		}
+		return []string{s}, nil
+	}
+	items, ok := v.([]any)
+	if !ok {
+		if s, isStrs := v.([]string); isStrs {
+			for _, x := range s {
+				items = append(items, x)
+			}
+		} else {
+			return nil, refuse("type", "want an array of %s values, got %s", p.Type, jsonKind(v))
+		}
+	}
+	if p.Required && len(items) == 0 {
+		return nil, refuse("missing", "want at least one item")
+	}
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		s, err := p.item(it, base)
+		if err != nil {
+			err.msg = fmt.Sprintf("item %d: %s", i, err.msg)
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// item checks one value of the parameter's type.
+func (p *Param) item(v any, base string) (string, *valueError) {
+	switch p.Type {
+	case Integer:
+		return p.integer(v)
+	case Number:
+		return p.number(v)
+	case Boolean:
+		b, ok := v.(bool)
+		if !ok {
+			return "", refuse("type", "want true or false, got %s", jsonKind(v))
+		}
+		return strconv.FormatBool(b), nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", refuse("type", "want a string, got %s", jsonKind(v))
+	}
+	if pr := textProblem(s, p.Multiline); pr != "" {
+		hint := ""
+		if !p.Multiline && (strings.ContainsAny(s, "\n\t")) {
+			hint = "; this parameter takes a single line"
+		}
+		return "", refuse("text", "contains %s%s", pr, hint)
+	}
+	if n := utf8.RuneCountInString(s); n > p.maxLength() {
+		return "", refuse("length", "is %d characters long; the limit is %d", n, p.maxLength())
+	}
+	if len(p.Enum) > 0 && !slices.Contains(p.Enum, s) {
+		return "", refuse("enum", "must be one of %s", quoteList(p.Enum))
+	}
+	if p.pattern != nil && !p.pattern.MatchString(s) {
+		return "", refuse("pattern", "does not match the pattern %s", p.Pattern)
+	}
+	if p.Type == Path {
+		return p.path(s, base)
+	}
+	return s, nil
+}
+
+func (p *Param) path(s, base string) (string, *valueError) {
+	r, err := resolvePath(base, s)
+	if err != nil {
+		return "", refuse("path", "cannot be resolved: %v", err)
+	}
+	for _, root := range p.roots {
+		if within(r, root) {
+			return r, nil
+		}
+	}
+	return "", refuse("path", "resolves to %s, which is outside the allowed directories %s", r, quoteList(p.roots))
+}
+
+func (p *Param) integer(v any) (string, *valueError) {
+	var i int64
+	switch x := v.(type) {
+	case float64:
+		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+			return "", refuse("type", "want a whole number, got %v", x)
+		}
+		i = int64(x)
+	case json.Number:
+		n, err := strconv.ParseInt(string(x), 10, 64)
+		if err != nil {
+			f, ferr := x.Float64()
+			if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				return "", refuse("type", "want a whole number, got %s", x)
+			}
+			n = int64(f)
+		}
+		i = n
+	case int:
+		i = int64(x)
+	case int64:
+		i = x
+	default:
+		return "", refuse("type", "want a whole number, got %s", jsonKind(v))
+	}
+	if err := p.inRange(float64(i)); err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(i, 10), nil
+}
+
+func (p *Param) number(v any) (string, *valueError) {
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case json.Number:
+		var err error
+		if f, err = x.Float64(); err != nil {
+			return "", refuse("type", "want a number, got %s", x)
+		}
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	default:
+		return "", refuse("type", "want a number, got %s", jsonKind(v))
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "", refuse("type", "want a finite number")
+	}
+	if err := p.inRange(f); err != nil {
+		return "", err
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64), nil
+}
+
+func (p *Param) inRange(f float64) *valueError {
+	switch {
+	case p.Min != nil && f < *p.Min:
+		return refuse("range", "%v is below the minimum %v", f, *p.Min)
+	case p.Max != nil && f > *p.Max:
+		return refuse("range", "%v is above the maximum %v", f, *p.Max)
+	}
+	return nil
+}
+
+// jsonKind names the JSON type of a decoded value, for messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, json.Number, int, int64:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func quoteList(l []string) string {
+	q := make([]string, len(l))
+	for i, s := range l {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
