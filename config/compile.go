@@ -298,13 +298,19 @@ func (t *Tool) uses() ([]string, map[string]*use) {
 func (t *Tool) checkPrograms(n *node, opts Options, fail failFunc) error {
 	cmd := n.get("command")
 	prog := t.argv[0].literal()
+	wrapper := func(w string) error {
+		return fail(cmd, "command", "%s runs other programs or shell code from its arguments; a tool that runs it must say \"shell\": true (it is then never approved by a rule)", w)
+	}
+	if b := filepath.Base(prog); isWrapper(b) && !t.Shell {
+		return wrapper(b)
+	}
 	path, err := resolveProgram(prog, opts.PATH)
 	if err != nil {
 		return fail(cmd, "command", "%v", err)
 	}
 	t.Program = path
 	if w := wrapperName(prog, path); w != "" && !t.Shell {
-		return fail(cmd, "command", "%s runs other programs or shell code from its arguments; a tool that runs it must say \"shell\": true (it is then never approved by a rule)", w)
+		return wrapper(w)
 	}
 	if filepath.Base(prog) != "find" {
 		return nil

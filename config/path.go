@@ -33,6 +33,9 @@ func resolveAbs(p string, depth int) (string, error) {
 	if err == nil {
 		return r, nil
 	}
+	if strings.Contains(err.Error(), "too many links") {
+		return "", errors.New("too many levels of symbolic links")
+	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

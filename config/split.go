@@ -52,7 +52,7 @@ func splitCommand(src string) ([]string, error) {
 	call := st.Cmd.(*syntax.CallExpr)
 	argv := make([]string, 0, len(call.Args))
 	for _, w := range call.Args {
-		if err := checkWord(w); err != nil {
+		if err := checkWord(src, w); err != nil {
 			return nil, err
 		}
 		fields, err := expand.Fields(nil, w)
@@ -118,7 +118,7 @@ func nodeName(n syntax.Node) string {
 // checkWord refuses every expansion a shell would perform on a word:
 // parameters, command and process substitution, arithmetic, globs, brace
 // expansion, tilde and ANSI-C or locale quoting.
-func checkWord(w *syntax.Word) error {
+func checkWord(src string, w *syntax.Word) error {
 	if err := checkParts(w.Parts, false); err != nil {
 		return err
 	}
@@ -130,7 +130,10 @@ func checkWord(w *syntax.Word) error {
 	syntax.SplitBraces(braces)
 	for _, p := range braces.Parts {
 		if _, ok := p.(*syntax.BraceExp); ok {
-			return &splitError{int(p.Pos().Offset()), "brace expansion like {a,b} or {1..3}; placeholders are {name} with a plain name"}
+			// Positions inside a split word are synthetic; point at the
+			// first brace of the word as written.
+			start, end := int(w.Pos().Offset()), int(w.End().Offset())
+			return &splitError{start + max(0, strings.IndexByte(src[start:end], '{')), "brace expansion like {a,b} or {1..3}; placeholders are {name} with a plain name"}
 		}
 	}
 	return nil

@@ -24,7 +24,7 @@ func (t *Tool) warnings() []Warning {
 	for i, w := range t.argv {
 		if w.fixed() {
 			if m := braceTypo(w.literal()); m != "" {
-				warn("argv word %q contains %s, which is literal text, not a placeholder (names are letters, digits and _)", w.String(), m)
+				warn("argv word %q contains %s, which is literal text, not a placeholder (names are letters, digits and _)", w.literal(), m)
 			}
 			continue
 		}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run executes the command line in-process and returns stdout and the error.
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func TestCheck_DefaultPack(t *testing.T) {
+	out, err := run(t, "check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"9 tools from (embedded) examples/default.json", "grep_search  [read-only]",
+		"run:     /usr/bin/grep -rnI --color=never -e {pattern} -- {path}", "{pattern}  string, required, max 1000 chars",
+		`"additionalProperties":false`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestCheck_JSON(t *testing.T) {
+	out, err := run(t, "check", "--json", "../../examples/TOOLS.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Tools []struct {
+			Name     string         `json:"name"`
+			Program  string         `json:"program"`
+			Template []string       `json:"template"`
+			Schema   map[string]any `json:"input_schema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(got.Tools) != 3 || got.Tools[2].Name != "date_now" || strings.Join(got.Tools[2].Template, " ") != "date +{format}" {
+		t.Fatalf("tools %+v", got.Tools)
+	}
+	if req := got.Tools[2].Schema["required"].([]any); len(req) != 1 || req[0] != "format" {
+		t.Fatalf("schema %v", got.Tools[2].Schema)
+	}
+}
+
+func TestCheck_BadFileFails(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(f, []byte(`[{"name": "x", "command": "ls | sh"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := run(t, "check", f)
+	if err == nil || exitCode(err) != 1 || !strings.Contains(err.Error(), `bad.json:1:31: tool "x": command: pipe`) {
+		t.Fatalf("err = %v", err)
+	}
+	_, err = run(t, "check", filepath.Join(t.TempDir(), "missing.json"))
+	if err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("missing file: err = %v", err)
+	}
+}

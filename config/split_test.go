@@ -1,0 +1,113 @@
+package config
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSplitCommand_Words(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{`cat {filename}`, []string{"cat", "{filename}"}},
+		{`grep -r {pattern} {path}`, []string{"grep", "-r", "{pattern}", "{path}"}},
+		{`date +{format}`, []string{"date", "+{format}"}},
+		{`uname -a`, []string{"uname", "-a"}},
+		{`ls -la {directory}`, []string{"ls", "-la", "{directory}"}},
+		{`find /search/path/ -maxdepth 2 -type f -name "pattern*" -exec grep -l "{pattern}" {} \;`,
+			[]string{"find", "/search/path/", "-maxdepth", "2", "-type", "f", "-name", "pattern*", "-exec", "grep", "-l", "{pattern}", "{}", ";"}},
+		{`sh -c {command}`, []string{"sh", "-c", "{command}"}},
+		{`echo 'a b' "c d" e\ f`, []string{"echo", "a b", "c d", "e f"}},
+		{`echo "it's" 'say "hi"'`, []string{"echo", "it's", `say "hi"`}},
+		{`echo "\$HOME" '$HOME' \$HOME`, []string{"echo", "$HOME", "$HOME", "$HOME"}},
+		{`echo '*' "?" \[x]`, []string{"echo", "*", "?", "[x]"}},
+		{`echo '~' a~b`, []string{"echo", "~", "a~b"}},
+		{`ls {files...}`, []string{"ls", "{files...}"}},
+		{`echo "#" a#b`, []string{"echo", "#", "a#b"}},
+		{"ls \\\n -la", []string{"ls", "-la"}},
+		{`echo ""`, []string{"echo", ""}},
+		{`printf '%s\n' {x}`, []string{"printf", `%s\n`, "{x}"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			got, err := splitCommand(tt.src)
+			if err != nil {
+				t.Fatalf("splitCommand: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSplitCommand_RefusesShell(t *testing.T) {
+	tests := []struct {
+		src    string
+		offset int    // byte offset the error points at
+		msg    string // part of the message
+	}{
+		{`ls | grep x`, 3, "pipe"},
+		{`ls |& grep x`, 3, "pipe"},
+		{`ls; rm -rf /`, 4, "more than one command"},
+		{"ls\nrm -rf /", 3, "more than one command"},
+		{`ls && rm x`, 3, "command list"},
+		{`ls || rm x`, 3, "command list"},
+		{`ls > out`, 3, "redirection \">\""},
+		{`ls >> out`, 3, "redirection \">>\""},
+		{`cat < in`, 4, "redirection \"<\""},
+		{`ls 2>&1`, 3, "redirection"},
+		{"cat <<EOF\nx\nEOF", 4, "redirection"},
+		{`echo $(id)`, 5, "command substitution"},
+		{"echo `id`", 5, "command substitution"},
+		{`echo "$(id)"`, 6, "command substitution"},
+		{`echo $HOME`, 5, "variable expansion $HOME"},
+		{`echo ${HOME}`, 5, "variable expansion"},
+		{`echo "$HOME"`, 6, "variable expansion"},
+		{`cat <(ls)`, 4, "process substitution"},
+		{`echo $((1+1))`, 5, "arithmetic"},
+		{`ls *.go`, 3, "unquoted glob character '*'"},
+		{`ls a?`, 4, "unquoted glob character '?'"},
+		{`ls [ab]`, 3, "unquoted glob character '['"},
+		{`ls "a"*`, 6, "glob"},
+		{`ls ~`, 3, "tilde"},
+		{`ls ~root/x`, 3, "tilde"},
+		{`echo {a,b}`, 5, "brace expansion"},
+		{`echo x{1..3}`, 6, "brace expansion"},
+		{`FOO=1 env`, 0, "variable assignment"},
+		{`sleep 1 &`, 0, "background"},
+		{`! ls`, 0, "negation"},
+		{`ls # comment`, 3, "comment"},
+		{`echo $'\x41'`, 5, "ANSI-C quoting"},
+		{`echo $"x"`, 5, "locale quoting"},
+		{`(ls)`, 0, "compound command"},
+		{`{ ls; }`, 0, "compound command"},
+		{`if true; then ls; fi`, 0, "compound command"},
+		{`for i in a; do ls; done`, 0, "compound command"},
+		{`f() { ls; }`, 0, "compound command"},
+		{`[[ -f x ]]`, 0, "compound command"},
+		{`ls @(a|b)`, 3, "extended glob"},
+		{`echo 'unterminated`, 5, "not a simple command"},
+		{``, 0, "empty"},
+		{`coproc ls`, 0, "compound command"},
+		{`time ls`, 0, "compound command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			_, err := splitCommand(tt.src)
+			var se *splitError
+			if !errors.As(err, &se) {
+				t.Fatalf("splitCommand(%q) = %v, want a splitError", tt.src, err)
+			}
+			if !strings.Contains(se.Msg, tt.msg) {
+				t.Errorf("message %q does not mention %q", se.Msg, tt.msg)
+			}
+			if se.Offset != tt.offset {
+				t.Errorf("offset %d, want %d (%q)", se.Offset, tt.offset, se.Msg)
+			}
+		})
+	}
+}
