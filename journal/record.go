@@ -1,0 +1,143 @@
+// Package journal is assent's call log: an append-only file of JSON lines, one
+// record per step in the life of a call, each chained to the one before by a
+// SHA-256 hash so that an edited, removed or reordered record is evident.
+//
+// The journal has its own vocabulary and imports nothing from the rest of the
+// project: the queue translates its calls, decisions and results into Records.
+// A Journal writes (Open, Append, Wait, Close); Read, Scanner, Verify and Calls
+// read a file without opening it for writing, for `assent log` and replay.
+package journal
+
+import (
+	"time"
+)
+
+// Event names the step of a call that a record describes.
+type Event string
+
+const (
+	// Received is a call as it arrived: tool, client, arguments and the
+	// command they expanded to.
+	Received Event = "received"
+	// Decided is a decision on the call (allow, deny or ask) and who made it.
+	// It is written before the process starts.
+	Decided Event = "decided"
+	// Edited is an operator's change to the argv, with both versions.
+	Edited Event = "edited"
+	// Started is written just before the process is started.
+	Started Event = "started"
+	// Output is an optional summary of output while a call runs.
+	Output Event = "output"
+	// Finished is how the run ended: exit, signal, duration and output.
+	Finished Event = "finished"
+	// Interrupted marks a call that had not ended when the journal was last
+	// closed. Its outcome is unknown and it is never re-run by itself.
+	Interrupted Event = "interrupted"
+	// Recovered notes what opening the journal repaired or found. It belongs
+	// to no call.
+	Recovered Event = "recovered"
+)
+
+// Decision is a verdict on a call, in the journal's words.
+type Decision string
+
+const (
+	// Allow lets the call run.
+	Allow Decision = "allow"
+	// Deny refuses the call; it ends the call's life.
+	Deny Decision = "deny"
+	// Ask means a human must decide; the call waits.
+	Ask Decision = "ask"
+)
+
+// Decider says who or what made a decision. Values other than these
+// constants are kept as they are, so the journal never refuses a record
+// because the layers above learned a new kind of decider.
+type Decider string
+
+const (
+	// ByRule is a policy rule; the record's Rule names it.
+	ByRule Decider = "rule"
+	// ByOperator is a human at the console.
+	ByOperator Decider = "operator"
+	// ByTimeout is the approval timeout passing with no answer.
+	ByTimeout Decider = "timeout"
+	// ByHeadless is headless mode, where ask becomes deny.
+	ByHeadless Decider = "headless"
+	// ByCancel is the client cancelling or going away while the call waited.
+	ByCancel Decider = "cancelled"
+)
+
+// Edit is an operator's change to a command: the argv shown and the argv
+// approved instead. Both are kept so an audit sees what the agent asked for.
+type Edit struct {
+	Before []string `json:"before"`
+	After  []string `json:"after"`
+}
+
+// Record is one line of the journal. Append fills Seq, Time, Prev and Hash;
+// every other field is the caller's, and empty fields are left out of the
+// line. Field order here is the order on disk.
+type Record struct {
+	// Seq numbers records from 1 with no gaps.
+	Seq int64 `json:"seq"`
+	// Time is when the record was appended, in UTC.
+	Time time.Time `json:"time"`
+	// Call is the id of the call the record belongs to; empty for
+	// Recovered records.
+	Call  string `json:"call,omitempty"`
+	Event Event  `json:"event"`
+
+	Tool    string `json:"tool,omitempty"`
+	Client  string `json:"client,omitempty"`
+	Session string `json:"session,omitempty"`
+	// Args are the call's arguments as the client sent them. Read returns
+	// numbers as json.Number so they round-trip exactly.
+	Args map[string]any `json:"args,omitempty"`
+	// Path is the absolute program path that runs (or would run).
+	Path string   `json:"path,omitempty"`
+	Argv []string `json:"argv,omitempty"`
+	Cwd  string   `json:"cwd,omitempty"`
+	Env  []string `json:"env,omitempty"`
+	// Stdin is what the command feeds the child, stored like output.
+	Stdin *Blob `json:"stdin,omitempty"`
+	// CommandHash is the hash of the frozen command that was approved, so an
+	// audit can tell that what ran is what was shown.
+	CommandHash string `json:"command_hash,omitempty"`
+
+	Decision Decision `json:"decision,omitempty"`
+	Decider  Decider  `json:"decider,omitempty"`
+	// Rule is the id of the rule that decided, when Decider is ByRule.
+	Rule string `json:"rule,omitempty"`
+	// Reason says why: a decision's reason, or why a call was interrupted,
+	// or what recovery found.
+	Reason string `json:"reason,omitempty"`
+	Edit   *Edit  `json:"edit,omitempty"`
+
+	// Exit is the exit status; a pointer because 0 is a value worth keeping.
+	Exit     *int          `json:"exit,omitempty"`
+	Signal   string        `json:"signal,omitempty"`
+	Duration time.Duration `json:"duration_ns,omitempty"`
+	TimedOut bool          `json:"timed_out,omitempty"`
+	// Error says why a run failed to start or ended abnormally.
+	Error  string `json:"error,omitempty"`
+	Stdout *Blob  `json:"stdout,omitempty"`
+	Stderr *Blob  `json:"stderr,omitempty"`
+	// TornBytes is, in a Recovered record, how many bytes of an unfinished
+	// last line were cut.
+	TornBytes int64 `json:"torn_bytes,omitempty"`
+
+	// Prev is the Hash of the record before; empty for the first.
+	Prev string `json:"prev,omitempty"`
+	// Hash is the SHA-256 of this line's bytes without the hash field; see
+	// line.go for the exact encoding.
+	Hash string `json:"hash,omitempty"`
+
+	// Secrets are values that must never reach the file. Every occurrence
+	// in every string the record holds is replaced by a masked token before
+	// it is written. They are not part of the record and never serialized.
+	Secrets []string `json:"-"`
+}
+
+// ExitCode returns a pointer to code, for filling Record.Exit.
+func ExitCode(code int) *int { return &code }

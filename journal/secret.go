@@ -1,0 +1,163 @@
+package journal
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// masker replaces secret values with tokens derived from a keyed hash. The
+// token is the same for the same secret under the same key, so one secret can
+// be followed across records, but without the key the value cannot be found
+// from it by guessing, as it could from a plain hash of a short password.
+type masker struct {
+	r       *strings.Replacer
+	secrets []string          // longest first
+	tokens  map[string]string // secret → token
+}
+
+// secretToken is the masked form of one secret: a prefix of
+// HMAC-SHA256(key, value), in brackets no shell or tool would print.
+func secretToken(key []byte, value string) string {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(value))
+	return "‹secret:" + hex.EncodeToString(mac.Sum(nil)[:4]) + "›"
+}
+
+// newMasker returns a masker for the non-empty secrets, or nil when there
+// are none, so a secret-free record does no masking work at all.
+func newMasker(key []byte, secrets []string) *masker {
+	m := &masker{tokens: make(map[string]string, len(secrets))}
+	for _, s := range secrets {
+		if s == "" || m.tokens[s] != "" {
+			continue
+		}
+		m.tokens[s] = secretToken(key, s)
+		m.secrets = append(m.secrets, s)
+	}
+	if len(m.secrets) == 0 {
+		return nil
+	}
+	// strings.Replacer tries pairs in argument order at each position, so
+	// longest first makes a secret that contains another masked whole.
+	sort.Slice(m.secrets, func(i, j int) bool {
+		if len(m.secrets[i]) != len(m.secrets[j]) {
+			return len(m.secrets[i]) > len(m.secrets[j])
+		}
+		return m.secrets[i] < m.secrets[j]
+	})
+	pairs := make([]string, 0, 2*len(m.secrets))
+	for _, s := range m.secrets {
+		pairs = append(pairs, s, m.tokens[s])
+	}
+	m.r = strings.NewReplacer(pairs...)
+	return m
+}
+
+// mask replaces every occurrence of every secret in s.
+func (m *masker) mask(s string) string { return m.r.Replace(s) }
+
+// maskTail replaces the longest proper prefix of a secret that s ends with.
+// It is for text cut short before the journal saw it, where the cut may
+// have left the first bytes of a secret; masking a few innocent trailing
+// bytes of cut output is the price of never storing them.
+func (m *masker) maskTail(s string) string {
+	best, token := 0, ""
+	for _, sec := range m.secrets {
+		for k := len(sec) - 1; k > best; k-- {
+			if strings.HasSuffix(s, sec[:k]) {
+				best, token = k, m.tokens[sec]
+				break
+			}
+		}
+	}
+	if best == 0 {
+		return s
+	}
+	return s[:len(s)-best] + token
+}
+
+func (m *masker) list(l []string) []string {
+	if l == nil {
+		return nil
+	}
+	out := make([]string, len(l))
+	for i, s := range l {
+		out[i] = m.mask(s)
+	}
+	return out
+}
+
+// value masks an argument value of any JSON shape. Strings are masked where
+// a secret occurs in them; a number or boolean whose text is a secret becomes
+// the token. Values of other Go types are taken through JSON first so that
+// nothing the encoder would write escapes the walk.
+func (m *masker) value(v any) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case string:
+		return m.mask(x)
+	case json.Number:
+		if t, ok := m.tokens[string(x)]; ok {
+			return t
+		}
+		return x
+	case bool:
+		if t, ok := m.tokens[strconv.FormatBool(x)]; ok {
+			return t
+		}
+		return x
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = m.value(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = m.value(e)
+		}
+		return out
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		// The encoder will fail on it too and Append reports that.
+		return v
+	}
+	var generic any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&generic); err != nil {
+		return v
+	}
+	return m.value(generic)
+}
+
+// record returns a copy of r with every free-text field masked: arguments,
+// program path, argv, cwd, env, reason, edit and error (stdin and output
+// are masked as they are stored, see Blob.store). Ids,
+// names and enumerations are left alone, so a short secret cannot break how
+// records fold into calls. The caller's slices and maps are not touched:
+// they may be the very command about to run.
+func (m *masker) record(r Record) Record {
+	if r.Args != nil {
+		r.Args = m.value(r.Args).(map[string]any)
+	}
+	r.Path = m.mask(r.Path)
+	r.Argv = m.list(r.Argv)
+	r.Cwd = m.mask(r.Cwd)
+	r.Env = m.list(r.Env)
+	r.Reason = m.mask(r.Reason)
+	r.Error = m.mask(r.Error)
+	if r.Edit != nil {
+		r.Edit = &Edit{Before: m.list(r.Edit.Before), After: m.list(r.Edit.After)}
+	}
+	return r
+}
