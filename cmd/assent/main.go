@@ -33,6 +33,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.AddCommand(
 		newCheckCmd(),
+		newLogCmd(),
 	)
 	return root
 }
