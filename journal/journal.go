@@ -104,10 +104,12 @@ func (j *Journal) Path() string { return j.path }
 // Append writes r as the next record and returns it as written: Seq, Time,
 // Prev and Hash filled, secrets masked, stdin and output cut to the cap.
 // When it returns nil the line has been written to the file (and, with
-// SyncAlways, synced: the call waits for an fsync that covers it). A write or sync failure fails the journal for good:
-// this and every later Append return an error wrapping ErrFailed that says
-// what went wrong. An error that is the record's own fault (no event, a
-// value JSON cannot encode, an unusable key file) leaves the journal as it was.
+// SyncAlways, synced: the call waits for an fsync that covers it).
+//
+// A write or sync failure fails the journal for good: this and every later
+// Append return an error wrapping ErrFailed that says what went wrong. An
+// error that is the record's own fault (no event, a value JSON cannot
+// encode, an unusable key file) leaves the journal as it was.
 func (j *Journal) Append(r Record) (Record, error) {
 	if r.Event == "" {
 		return Record{}, errors.New("journal record has no event")
