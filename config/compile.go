@@ -304,7 +304,7 @@ func (t *Tool) checkPrograms(n *node, opts Options, fail failFunc) error {
 	if b := filepath.Base(prog); isWrapper(b) && !t.Shell {
 		return wrapper(b)
 	}
-	path, err := resolveProgram(prog, opts.PATH)
+	path, err := ResolveProgram(prog, opts.PATH)
 	if err != nil {
 		return fail(cmd, "command", "%v", err)
 	}
@@ -326,7 +326,7 @@ func (t *Tool) checkPrograms(n *node, opts Options, fail failFunc) error {
 			}
 			continue
 		}
-		p2, err := resolveProgram(next.literal(), opts.PATH)
+		p2, err := ResolveProgram(next.literal(), opts.PATH)
 		if err != nil {
 			return fail(cmd, "command", "find %s: %v", t.argv[i].literal(), err)
 		}

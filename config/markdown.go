@@ -63,7 +63,9 @@ func parseMarkdown(src *source) (*fileDoc, error) {
 					cur.command.end = cur.command.off
 				}
 			}
-			cur.endPara()
+			if cur != nil {
+				cur.endPara()
+			}
 			i = end
 			continue
 		}

@@ -7,12 +7,13 @@ import (
 	"strings"
 )
 
-// resolveProgram finds the absolute path of a program once, at load time,
+// ResolveProgram finds the absolute path of a program once, at load time,
 // so a later change to PATH or a planted file in the working directory
 // cannot change what a tool runs. Only absolute PATH entries are searched:
 // a relative entry ("", ".", "bin") would make the program depend on the
-// working directory of each call.
-func resolveProgram(name, pathList string) (string, error) {
+// working directory of each call. The console uses it too, when an operator
+// edits a command's program.
+func ResolveProgram(name, pathList string) (string, error) {
 	if strings.Contains(name, "/") {
 		if !filepath.IsAbs(name) {
 			return "", fmt.Errorf("program %q is a relative path; write an absolute path or a bare name found in PATH", name)

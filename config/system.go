@@ -47,7 +47,7 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 	}
 	var warns []Warning
 	for _, name := range sc.Allow {
-		p, err := resolveProgram(name, opts.PATH)
+		p, err := ResolveProgram(name, opts.PATH)
 		if err != nil {
 			st.missing[name] = true
 			warns = append(warns, Warning{t.Where, t.Name, fmt.Sprintf("%v; calls to it will be refused", err)})

@@ -9,9 +9,10 @@ import (
 // textProblem returns a description of the first character in s that may not
 // appear in an argument value, or "" when s is clean. Values must be valid
 // UTF-8 without NUL, C0 or C1 controls, DEL, bidi controls, zero-width and
-// other format characters (Unicode category Cf) or line/paragraph separators:
-// these are the characters that let a value look different on the console
-// than what the program receives. multiline admits newline, tab and a CR
+// other format characters (Unicode category Cf), line/paragraph separators
+// or any other character Go does not consider printable (unusual spaces,
+// private-use and unassigned code points): these are the characters that let
+// a value look different on the console than what the program receives. multiline admits newline, tab and a CR
 // that starts a CRLF pair.
 func textProblem(s string, multiline bool) string {
 	for i, r := range s {
@@ -55,6 +56,11 @@ func forbiddenRune(r rune) string {
 		return "line separator"
 	case unicode.Is(unicode.Cf, r):
 		return "invisible format character"
+	case r != ' ' && !unicode.IsPrint(r):
+		// Unusual spaces, private-use and unassigned code points: the
+		// console would have to show them as escapes, so the value would
+		// not read as what the program receives.
+		return "non-printing character"
 	}
 	return ""
 }
