@@ -1,0 +1,122 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// rememberedReason is the reason a remembered rule gives for the calls it
+// allows.
+const rememberedReason = "approved earlier by the operator"
+
+// Narrowest returns the narrowest allow rule covering the call: this tool,
+// and exactly these argument values (each parameter's complete value list,
+// compared literally, so a `*` or `?` an agent sent stays a literal
+// character), and no other parameter present (so a later call that adds an
+// option is not covered). It is what "always allow" and "allow for this
+// session" propose; the operator may widen it with WidenArg before it is
+// remembered.
+func Narrowest(in Input) Rule {
+	tool := literalGlob(in.Tool)
+	r := Rule{decision: Allow, reason: rememberedReason, index: -1}
+	r.match.tool = &tool
+	r.match.onlyArgs = true
+	for name, vals := range in.Args {
+		r.match.args = append(r.match.args, argPattern{name: name, p: exactValues(vals)})
+	}
+	sortArgs(r.match.args)
+	return r
+}
+
+// WidenArg returns a copy of the rule in which parameter param matches the
+// glob instead of its exact value. It is how an operator turns "this path"
+// into "any path under ./src/" before saving; an agent's text never becomes
+// a pattern any other way. For a list parameter the glob must match every
+// item, as for any allow rule. The copy has no place yet (Source "").
+func (r Rule) WidenArg(param, globText string) (Rule, error) {
+	i := slices.IndexFunc(r.match.args, func(a argPattern) bool { return a.name == param })
+	if i < 0 {
+		return Rule{}, fmt.Errorf("rule has no argument %q to widen", param)
+	}
+	g, err := compileGlob(globText)
+	if err != nil {
+		return Rule{}, fmt.Errorf("argument %q: glob %q: %w", param, globText, err)
+	}
+	r.match.args = slices.Clone(r.match.args)
+	r.match.args[i].p = pattern{kind: globPattern, text: globText, g: g}
+	r.source, r.index, r.memory = "", -1, ""
+	return r, nil
+}
+
+// rememberable checks that a rule may be remembered: it allows, and it reads
+// back from its written form as the same rule, so the remembered-rules file
+// never holds a rule that would stop it loading.
+func rememberable(r Rule) error {
+	if r.decision != Allow {
+		return errNotAllow
+	}
+	back, err := parseRule([]byte(r.String()))
+	if err != nil {
+		return fmt.Errorf("rule %s would not read back: %w", r, err)
+	}
+	if back.sameMatches() != r.sameMatches() {
+		return fmt.Errorf("rule %s would read back as %s", r, back)
+	}
+	return nil
+}
+
+// RememberSession adds an allow rule for the rest of this process's life.
+// A rule that decides the same calls as one already remembered (in either
+// kind) is not added twice.
+func (p *Policy) RememberSession(r Rule) error {
+	if err := rememberable(r); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	key := r.sameMatches()
+	if indexByMatches(p.always, key) >= 0 || indexByMatches(p.session, key) >= 0 {
+		return nil
+	}
+	r.source, r.index, r.memory = string(Session), len(p.session), Session
+	p.session = append(slices.Clip(p.session), r)
+	p.reindex()
+	return nil
+}
+
+// RememberAlways adds an allow rule to the remembered-rules file and to the
+// running policy. The file is re-read first, so rules added to it by hand
+// since it was loaded are kept (and from then on take effect too); a rule
+// already in it is not written twice. The write is atomic: a crash leaves the
+// old file or the new one, never a torn one.
+func (p *Policy) RememberAlways(r Rule) error {
+	if err := rememberable(r); err != nil {
+		return err
+	}
+	if p.file == "" {
+		return errors.New("no remembered-rules file is configured")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	current, err := ReadRemembered(p.file)
+	if err != nil {
+		return fmt.Errorf("rule not remembered: %w", err)
+	}
+	key := r.sameMatches()
+	if indexByMatches(current, key) < 0 {
+		r.source, r.index, r.memory = p.file, len(current), Always
+		current = append(current, r)
+		if err := writeRemembered(p.file, current); err != nil {
+			return fmt.Errorf("rule not remembered: %w", err)
+		}
+	}
+	p.always = current
+	p.reindex()
+	return nil
+}
+
+// indexByMatches finds the rule deciding the same calls as key, or -1.
+func indexByMatches(rules []Rule, key string) int {
+	return slices.IndexFunc(rules, func(r Rule) bool { return r.sameMatches() == key })
+}
