@@ -39,9 +39,6 @@ type index struct {
 // newIndex files rules in the order given.
 func newIndex(rules []Rule) *index {
 	ix := &index{}
-	defer ix.deny.fileWildByName()
-	defer ix.ask.fileWildByName()
-	defer ix.allow.fileWildByName()
 	for pos, r := range rules {
 		e := &entry{rule: r, pos: pos, decided: ruleDecision(r)}
 		if r.decision == Allow {
@@ -59,6 +56,9 @@ func newIndex(rules []Rule) *index {
 		} else {
 			t.wild = append(t.wild, e)
 		}
+	}
+	for _, t := range []*tier{&ix.deny, &ix.ask, &ix.allow} {
+		t.fileWildByName()
 	}
 	return ix
 }

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -119,6 +118,3 @@ func (p *Policy) CheckExamples() []ExampleResult {
 	}
 	return out
 }
-
-// errNotAllow is returned when a rule that does not allow is remembered.
-var errNotAllow = errors.New("only allow rules can be remembered")

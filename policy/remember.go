@@ -6,6 +6,9 @@ import (
 	"slices"
 )
 
+// errNotAllow is returned when a rule that does not allow is remembered.
+var errNotAllow = errors.New("only allow rules can be remembered")
+
 // rememberedReason is the reason a remembered rule gives for the calls it
 // allows.
 const rememberedReason = "approved earlier by the operator"
@@ -103,10 +106,15 @@ func (p *Policy) RememberAlways(r Rule) error {
 	if err != nil {
 		return fmt.Errorf("rule not remembered: %w", err)
 	}
-	key := r.sameMatches()
-	if indexByMatches(current, key) < 0 {
+	fresh := indexByMatches(current, r.sameMatches()) < 0
+	if fresh {
 		r.source, r.index, r.memory = p.file, len(current), Always
 		current = append(current, r)
+	}
+	if err := uniqueIDs(append(p.Rules(), current...)); err != nil {
+		return fmt.Errorf("rule not remembered: %w", err)
+	}
+	if fresh {
 		if err := writeRemembered(p.file, current); err != nil {
 			return fmt.Errorf("rule not remembered: %w", err)
 		}

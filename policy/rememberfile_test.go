@@ -148,3 +148,20 @@ func TestNew_RefusesRememberedIDClash(t *testing.T) {
 		t.Errorf("New error = %v, want the id clash named", err)
 	}
 }
+
+func TestPolicy_RememberAlways_RefusesHandEditedIDClash(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "remembered.json")
+	p := mustPolicy(t, defaultRules, WithRememberedFile(path))
+	clash := `{"rules":[{"id":"read-only","decision":"allow","tool":"x"}]}`
+	if err := os.WriteFile(path, []byte(clash), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := p.RememberAlways(Narrowest(grepCall()))
+	if err == nil || !strings.Contains(err.Error(), `"read-only" is used twice`) {
+		t.Errorf("error = %v, want the id clash named", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != clash {
+		t.Errorf("file was rewritten despite the clash: %s", data)
+	}
+	checkDecision(t, p.Decide(Input{Tool: "x"}), Ask, "")
+}
