@@ -144,6 +144,7 @@ type call struct {
 	in        Input
 	pathBase  string
 	argv0Base string
+	memo      regexMemo
 }
 
 func newCall(in *Input) call {
@@ -182,7 +183,7 @@ func (m *matchSet) matches(c *call, every bool) bool {
 	}
 	for i := range m.args {
 		vals, ok := in.Args[m.args[i].name]
-		if !ok || !m.args[i].p.matchValues(vals, every) {
+		if !ok || !m.args[i].p.matchValues(vals, every, &c.memo) {
 			return false
 		}
 	}
@@ -209,7 +210,7 @@ func (m *matchSet) matchArgv(c *call, every bool) bool {
 			if !matchProgram(&fixed[0], m.argv0Path, c, every) {
 				return false
 			}
-		} else if !fixed[i].matchOne(argv[i]) {
+		} else if !fixed[i].matchOne(argv[i], &c.memo) {
 			return false
 		}
 	}
@@ -227,13 +228,13 @@ func matchProgram(p *pattern, namesPath bool, c *call, every bool) bool {
 		if path == "" {
 			path = c.in.Argv[0]
 		}
-		return p.matchOne(path)
+		return p.matchOne(path, &c.memo)
 	}
-	byArgv := p.matchOne(c.argv0Base)
+	byArgv := p.matchOne(c.argv0Base, &c.memo)
 	if c.in.Path == "" || c.pathBase == c.argv0Base {
 		return byArgv
 	}
-	byBase := p.matchOne(c.pathBase)
+	byBase := p.matchOne(c.pathBase, &c.memo)
 	if every {
 		return byArgv && byBase
 	}

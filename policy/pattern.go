@@ -113,10 +113,11 @@ func (p *pattern) mentionsSlash() bool {
 func (p *pattern) isRest() bool { return p.kind == globPattern && p.text == "**" }
 
 // matchOne matches a single string: one argv element, or one list item.
-func (p *pattern) matchOne(s string) bool {
+// Regex results are remembered in memo for the rest of the decision.
+func (p *pattern) matchOne(s string, memo *regexMemo) bool {
 	switch p.kind {
 	case regexPattern:
-		return p.re.MatchString(s)
+		return memo.match(p, s)
 	case exactPattern:
 		return len(p.exact) == 1 && p.exact[0] == s
 	}
@@ -129,7 +130,7 @@ func (p *pattern) matchOne(s string) bool {
 // not look at); otherwise one matching item is enough (how deny and ask rules
 // read, so one bad item is caught). An empty list matches neither way: there
 // is no value to judge.
-func (p *pattern) matchValues(vals []string, every bool) bool {
+func (p *pattern) matchValues(vals []string, every bool, memo *regexMemo) bool {
 	if p.kind == exactPattern {
 		return slices.Equal(vals, p.exact)
 	}
@@ -137,9 +138,36 @@ func (p *pattern) matchValues(vals []string, every bool) bool {
 		return false
 	}
 	for _, v := range vals {
-		if p.matchOne(v) != every {
+		if p.matchOne(v, memo) != every {
 			return !every
 		}
 	}
 	return every
+}
+
+// regexMemo remembers, for one decision, what regexes said about values.
+// Rules often repeat a regex (the same secret-file pattern on many tools),
+// and a regex costs far more than a glob, so a decision asks each question
+// once. It holds a few answers and simply stops remembering when full.
+type regexMemo struct {
+	n    int
+	seen [8]struct {
+		re, val string
+		hit     bool
+	}
+}
+
+// match returns what p's regex says about s, asking it at most once.
+func (m *regexMemo) match(p *pattern, s string) bool {
+	for i := range m.n {
+		if e := &m.seen[i]; e.val == s && e.re == p.text {
+			return e.hit
+		}
+	}
+	hit := p.re.MatchString(s)
+	if m.n < len(m.seen) {
+		m.seen[m.n].re, m.seen[m.n].val, m.seen[m.n].hit = p.text, s, hit
+		m.n++
+	}
+	return hit
 }
