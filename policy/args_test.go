@@ -1,6 +1,9 @@
 package policy
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestDecide_ArgPatterns(t *testing.T) {
 	tests := []struct {
@@ -98,5 +101,28 @@ func TestDecide_Except(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			checkDecision(t, p.Decide(tt.in), tt.action, tt.rule)
 		})
+	}
+}
+
+// One decision asks each regex about each value once; the remembered answer
+// must belong to that value, and a full memo must still answer correctly.
+func TestRegexMemo_AnswersPerValue(t *testing.T) {
+	p := mustPolicy(t, `[
+		{"id":"a","decision":"deny","args":{"a":{"regex":"x.*"}}},
+		{"id":"b","decision":"deny","args":{"b":{"regex":"x.*"}}},
+		{"id":"c","decision":"ask","args":{"a":{"regex":"x.*"}}}]`)
+	checkDecision(t, p.Decide(Input{Tool: "t", Args: args("a", "y", "b", "xz")}), Deny, "b")
+	checkDecision(t, p.Decide(Input{Tool: "t", Args: args("a", "y", "b", "y")}), Ask, "")
+
+	rules := mustRules(t, `[{"decision":"deny","args":{"p":{"regex":"v[0-9]"}}}]`)
+	re := &rules[0].match.args[0].p
+	var memo regexMemo
+	for i := range 12 { // more values than the memo holds
+		val := fmt.Sprintf("v%d", i)
+		for range 2 {
+			if got, want := memo.match(re, val), i < 10; got != want {
+				t.Errorf("memo says %q matches v[0-9]: %v, want %v", val, got, want)
+			}
+		}
 	}
 }
