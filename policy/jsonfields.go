@@ -190,6 +190,20 @@ func decodeStrings(raw []byte) ([]string, error) {
 	return out, nil
 }
 
+// marshalText writes v as JSON with '<', '>' and '&' left as they are:
+// rules are read by people, and "a&b" is clearer than "a\u0026b". indent
+// "" gives one line.
+func marshalText(v any, indent string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // compactJSON is raw without insignificant whitespace, for showing a value
 // back to the operator in an error or a listing.
 func compactJSON(raw []byte) string {

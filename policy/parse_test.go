@@ -137,9 +137,9 @@ func TestReadFile_NamesTheFile(t *testing.T) {
 }
 
 func TestRule_MarshalRoundTrip(t *testing.T) {
-	src := `[{"id":"r","decision":"ask","tool":"rm_*","args":{"b":{"regex":"x.*"},"a":"*.go","c":{"exact":["1","2"]},"d":{"exact":"*"}},` +
+	src := `[{"id":"r","decision":"ask","tool":"rm_*","args":{"b":{"regex":"x.*"},"a":"*.go","c":{"exact":["1","2"]},"d":{"exact":"*"},"e":"a&b<c>"},` +
 		`"only_args":true,"argv":["rm","-rf","**"],"client":"","read_only":false,"reason":"careful",` +
-		`"examples":{"match":[{"tool":"rm_x","args":{"a":"m.go","b":"xy","c":["1","2"],"d":"*"},"argv":["rm","-rf"]}],"not_match":["rm_x a=m.go"]},` +
+		`"examples":{"match":[{"tool":"rm_x","args":{"a":"m.go","b":"xy","c":["1","2"],"d":"*","e":"a&b<c>"},"argv":["rm","-rf"]}],"not_match":["rm_x a=m.go"]},` +
 		`"except":[{"tool":"rm_safe"},{"args":{"a":"keep\\*"}}]}]`
 	rules := mustRules(t, src)
 	first := rules[0].String()
@@ -147,7 +147,7 @@ func TestRule_MarshalRoundTrip(t *testing.T) {
 	if second := again[0].String(); second != first {
 		t.Errorf("round trip changed the rule:\n first %s\nsecond %s", first, second)
 	}
-	for _, w := range []string{`"args":{"a":"*.go","b":{"regex":"x.*"},"c":{"exact":["1","2"]},"d":{"exact":"*"}}`,
+	for _, w := range []string{`"args":{"a":"*.go","b":{"regex":"x.*"},"c":{"exact":["1","2"]},"d":{"exact":"*"},"e":"a&b<c>"}`,
 		`"client":""`, `"read_only":false`, `"argv":["rm","-rf","**"]`, `"not_match":["rm_x a=m.go"]`} {
 		if !strings.Contains(first, w) {
 			t.Errorf("written rule %s lacks %s", first, w)

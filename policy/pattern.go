@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -89,14 +88,14 @@ func parsePattern(raw []byte) (pattern, error) {
 func (p pattern) MarshalJSON() ([]byte, error) {
 	switch p.kind {
 	case regexPattern:
-		return json.Marshal(map[string]string{"regex": p.text})
+		return marshalText(map[string]string{"regex": p.text}, "")
 	case exactPattern:
 		if len(p.exact) == 1 {
-			return json.Marshal(map[string]string{"exact": p.exact[0]})
+			return marshalText(map[string]string{"exact": p.exact[0]}, "")
 		}
-		return json.Marshal(map[string][]string{"exact": append([]string{}, p.exact...)})
+		return marshalText(map[string][]string{"exact": append([]string{}, p.exact...)}, "")
 	}
-	return json.Marshal(p.text)
+	return marshalText(p.text, "")
 }
 
 // mentionsSlash reports whether the pattern as written contains '/', which

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -55,9 +54,9 @@ func ReadRemembered(path string) ([]Rule, error) {
 // over the old file, and the directory is synced so the rename itself
 // survives a crash. Readers see the old file or the new one, never a mix.
 func writeRemembered(path string, rules []Rule) error {
-	data, err := json.MarshalIndent(struct {
+	data, err := marshalText(struct {
 		Rules []Rule `json:"rules"`
-	}{rules}, "", "  ")
+	}{rules}, "  ")
 	if err != nil {
 		return err
 	}

@@ -153,7 +153,7 @@ func (r *Rule) toJSON(withNotes bool) ruleJSON {
 
 // MarshalJSON writes the rule in the syntax it is read in, so a saved rule
 // reads back as the same rule and can be reviewed by hand.
-func (r Rule) MarshalJSON() ([]byte, error) { return json.Marshal(r.toJSON(true)) }
+func (r Rule) MarshalJSON() ([]byte, error) { return marshalText(r.toJSON(true), "") }
 
 // String is the rule as one line of JSON, as the console shows a rule it is
 // about to save.
@@ -168,7 +168,7 @@ func (r Rule) String() string {
 // sameMatches is the de-duplication key: two rules with the same key decide
 // the same calls the same way, whatever their ids, reasons or examples say.
 func (r *Rule) sameMatches() string {
-	b, err := json.Marshal(r.toJSON(false))
+	b, err := marshalText(r.toJSON(false), "")
 	if err != nil {
 		return "unprintable:" + r.Label()
 	}
