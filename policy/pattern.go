@@ -66,6 +66,11 @@ func parsePattern(raw []byte) (pattern, error) {
 		if err != nil {
 			return pattern{}, inField("regex", err)
 		}
+		// Compiled alone first, so an error speaks of what the operator
+		// wrote, and so nothing can close the anchoring group early.
+		if _, err := regexp.Compile(s); err != nil {
+			return pattern{}, inField("regex", fmt.Errorf("invalid regex %q: %w", s, err))
+		}
 		re, err := regexp.Compile(`\A(?s:` + s + `)\z`)
 		if err != nil {
 			return pattern{}, inField("regex", fmt.Errorf("invalid regex %q: %w", s, err))
