@@ -36,7 +36,7 @@ func Quote(s string) string {
 	switch {
 	case !visible:
 		return "$'" + escape(s, true) + "'"
-	case plain:
+	case plain && !shellSpecial(s):
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
@@ -98,4 +98,25 @@ func (c Command) String() string {
 		q[i] = Quote(a)
 	}
 	return strings.Join(q, " ")
+}
+
+// shellSpecial reports words made only of plain characters that a shell
+// would still read specially at the start of a command: a variable
+// assignment (NAME=value) or a reserved word.
+func shellSpecial(s string) bool {
+	switch s {
+	case "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until",
+		"do", "done", "in", "function", "time", "coproc":
+		return true
+	}
+	name, _, ok := strings.Cut(s, "=")
+	if !ok || name == "" || (name[0] >= '0' && name[0] <= '9') {
+		return false
+	}
+	for _, r := range name {
+		if !(r == '_' || unicode.IsLetter(r) && r < utf8.RuneSelf || unicode.IsDigit(r) && r < utf8.RuneSelf) {
+			return false
+		}
+	}
+	return true
 }

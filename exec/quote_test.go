@@ -26,6 +26,11 @@ func TestQuote(t *testing.T) {
 		{"bad\xffutf8", `$'bad\xffutf8'`},
 		{"tag\U000E0041", `$'tag\U000e0041'`},
 		{"\u0085", `$'\u0085'`},
+		{"A0=", "'A0='"},
+		{"GREP_COLOR=never", "'GREP_COLOR=never'"},
+		{"if", "'if'"},
+		{"--color=never", "--color=never"},
+		{"0=x", "0=x"},
 	}
 	for _, tt := range tests {
 		if got := Quote(tt.in); got != tt.want {

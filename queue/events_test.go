@@ -1,0 +1,100 @@
+package queue
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/assent-sh/assent/exec"
+)
+
+func TestSubscribe_LateSubscriberSeesEverything(t *testing.T) {
+	f := newFixture(t, nil)
+	f.runner.Expect("uname", "x").Stdout("first\n")
+	if _, err := f.q.Submit(context.Background(), f.request("look", map[string]any{"what": "x"})); err != nil {
+		t.Fatal(err)
+	}
+	res := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	f.waitStatus(2, Pending)
+	if _, err := f.q.Submit(context.Background(), f.request("burn", map[string]any{"x": "y"})); err != nil {
+		t.Fatal(err)
+	}
+	sub := f.q.Subscribe()
+	defer sub.Close()
+	snap := sub.Snapshot()
+	if len(snap.Calls) != 3 {
+		t.Fatalf("snapshot has %d calls", len(snap.Calls))
+	}
+	if snap.Calls[0].Status != Done || snap.Calls[1].Status != Pending || snap.Calls[2].Status != Denied {
+		t.Fatalf("statuses %s %s %s", snap.Calls[0].Status, snap.Calls[1].Status, snap.Calls[2].Status)
+	}
+	if out := snap.Output[1]; len(out) != 1 || string(out[0].Data) != "first\n" || out[0].Stream != exec.Stdout {
+		t.Fatalf("output tail %+v", out)
+	}
+	if p, r, e := snap.Counts(); p != 1 || r != 0 || e != 2 {
+		t.Fatalf("counts %d %d %d", p, r, e)
+	}
+	if err := f.q.Deny(2, "no"); err != nil {
+		t.Fatal(err)
+	}
+	<-res
+	if ev := nextEvent(t, sub); ev.Kind != EventDecided || ev.Call.ID != 2 || ev.Call.Status != Denied {
+		t.Fatalf("event after snapshot %+v", ev)
+	}
+}
+
+// TestSubscribe_SlowSubscriber floods output while a subscriber reads
+// nothing: calls finish without waiting for it, it later receives every
+// lifecycle event in order, and output delivered plus output skipped is
+// all the output there was.
+func TestSubscribe_SlowSubscriber(t *testing.T) {
+	f := newFixture(t, nil)
+	run := f.runner.Expect("uname", "x")
+	chunk := bytes.Repeat([]byte("y"), 1000)
+	const chunks = 20000 // 20 MB, five times the subscriber's bound
+	for range chunks {
+		run.Output = append(run.Output, exec.Chunk{Stream: exec.Stdout, Data: chunk, Time: time.Now()})
+	}
+	f.runner.Expect("uname", "z").Stdout("after\n")
+	sub := f.q.Subscribe()
+	defer sub.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, what := range []string{"x", "z"} {
+			if _, err := f.q.Submit(context.Background(), f.request("look", map[string]any{"what": what})); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a subscriber that reads nothing held up the calls")
+	}
+	var kinds []EventKind
+	var delivered, skipped int64
+	for len(kinds) < 6 {
+		ev := nextEvent(t, sub)
+		if ev.Call.ID == 1 {
+			skipped += ev.Skipped
+		}
+		if ev.Kind == EventOutput {
+			if ev.Call.ID == 1 {
+				delivered += int64(len(ev.Output.Data))
+			}
+			continue
+		}
+		kinds = append(kinds, ev.Kind)
+	}
+	want := []EventKind{EventDecided, EventStarted, EventFinished, EventDecided, EventStarted, EventFinished}
+	for i, k := range want {
+		if kinds[i] != k {
+			t.Fatalf("lifecycle events %v, want %v", kinds, want)
+		}
+	}
+	if skipped == 0 || delivered+skipped != chunks*1000 {
+		t.Fatalf("delivered %d + skipped %d, want %d with some skipped", delivered, skipped, chunks*1000)
+	}
+}

@@ -1,0 +1,176 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestResolve_FirstDecisionWins races an approve, a deny, an edit, the
+// client's cancel and the approval timeout on the same pending call, many
+// times: exactly one wins, the losers are told so, and the outcome is the
+// winner's.
+func TestResolve_FirstDecisionWins(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.ApprovalTimeout = 2 * time.Millisecond })
+	f.runner.Expect("touch", "--", f.dir+"/a").Repeat = true
+	f.runner.Expect("touch", "--", f.dir+"/edited").Repeat = true
+	sub := f.q.Subscribe()
+	defer sub.Close()
+	winners := map[string]int{}
+	for i := range 300 {
+		ctx, cancel := context.WithCancel(context.Background())
+		res := f.submitAsync(ctx, f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+		var id ID
+		for id == 0 {
+			if ev := nextEvent(t, sub); ev.Kind == EventPending {
+				id = ev.Call.ID
+			}
+		}
+		actions := map[string]func() error{
+			"approve": func() error { return f.q.Approve(id) },
+			"deny":    func() error { return f.q.Deny(id, "raced") },
+			"edit":    func() error { return f.q.ApproveEdited(id, []string{"touch", "--", f.dir + "/edited"}) },
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		won := []string{}
+		start := make(chan struct{})
+		for name, act := range actions {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				err := act()
+				var re *ResolvedError
+				switch {
+				case err == nil:
+					mu.Lock()
+					won = append(won, name)
+					mu.Unlock()
+				case !errors.As(err, &re):
+					t.Errorf("round %d: %s lost with %v, want a ResolvedError", i, name, err)
+				}
+			}()
+		}
+		if i%2 == 0 {
+			wg.Add(1)
+			go func() { defer wg.Done(); <-start; cancel() }()
+		}
+		close(start)
+		wg.Wait()
+		r := <-res
+		cancel()
+		c := r.out.Call
+		if len(won) > 1 {
+			t.Fatalf("round %d: %v all won", i, won)
+		}
+		winner := string(c.Decider)
+		if len(won) == 1 {
+			winner = won[0]
+			want := map[string]Status{"approve": Done, "deny": Denied, "edit": Done}[winner]
+			if c.Status != want || c.Decider != ByOperator {
+				t.Fatalf("round %d: %s won but the call is %s by %s", i, winner, c.Status, c.Decider)
+			}
+			if winner == "edit" && c.Original == nil || winner == "approve" && c.Original != nil {
+				t.Fatalf("round %d: %s won but the command is %v (original %v)", i, winner, c.Command, c.Original)
+			}
+		} else if !(c.Status == Cancelled && c.Decider == ByClient) && !(c.Status == Denied && c.Decider == ByTimeout) {
+			t.Fatalf("round %d: no operator action won, yet the call is %s by %s", i, c.Status, c.Decider)
+		}
+		winners[winner]++
+	}
+	t.Logf("winners over 300 rounds: %v", winners)
+}
+
+// TestSubmit_ManyConcurrentCalls sends 1000 calls at once, a third each
+// auto-approved, asking and denied, with an operator approving from a
+// subscription: each Submit returns exactly once with the right outcome,
+// and the limits hold throughout.
+func TestSubmit_ManyConcurrentCalls(t *testing.T) {
+	const maxRunning, maxPending = 8, 40
+	f := newFixture(t, func(o *Options) { o.MaxRunning, o.MaxPending = maxRunning, maxPending })
+	var running, peak atomic.Int64
+	f.runner.Expect("uname", "x").Repeat = true
+	f.runner.Expect("touch", "--", f.dir+"/a").Repeat = true
+	sub := f.q.Subscribe()
+	ctx, stop := context.WithCancel(context.Background())
+	approver := make(chan struct{})
+	go func() {
+		defer close(approver)
+		for {
+			select {
+			case ev := <-sub.Events():
+				switch ev.Kind {
+				case EventPending:
+					if err := f.q.Approve(ev.Call.ID); err != nil {
+						t.Errorf("approve %s: %v", ev.Call.ID, err)
+					}
+				case EventStarted:
+					if n := running.Add(1); n > peak.Load() {
+						peak.Store(n)
+					}
+				case EventFinished:
+					running.Add(-1)
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	kinds := []Request{
+		f.request("look", map[string]any{"what": "x"}),
+		f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}),
+		f.request("burn", map[string]any{"x": "y"}),
+	}
+	results := make(chan string, 1000)
+	var wg sync.WaitGroup
+	for i := range 1000 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := f.q.Submit(context.Background(), kinds[i%3])
+			var le *LimitError
+			switch {
+			case errors.As(err, &le):
+				results <- "limit"
+			case err != nil:
+				results <- "error: " + err.Error()
+			default:
+				results <- fmt.Sprintf("%s/%s", out.Call.Status, out.Call.Decider)
+			}
+		}()
+	}
+	wg.Wait()
+	stop()
+	<-approver
+	sub.Close()
+	close(results)
+	count := map[string]int{}
+	for r := range results {
+		count[r]++
+	}
+	total := 0
+	for k, n := range count {
+		switch k {
+		case "done/rule", "done/operator", "denied/rule", "limit":
+		default:
+			t.Errorf("%d calls ended as %q", n, k)
+		}
+		total += n
+	}
+	if total != 1000 || count["denied/rule"] != 333 {
+		t.Fatalf("results %v", count)
+	}
+	if peak.Load() > maxRunning {
+		t.Fatalf("%d calls ran at once, limit %d", peak.Load(), maxRunning)
+	}
+	t.Logf("outcomes %v, peak running %d", count, peak.Load())
+	snap := f.q.Snapshot()
+	if p, r, _ := snap.Counts(); p != 0 || r != 0 {
+		t.Fatalf("%d pending and %d running left", p, r)
+	}
+}

@@ -1,0 +1,136 @@
+package queue
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/policy"
+)
+
+// The operator's actions. Each may be called from any goroutine; the first
+// decision on a pending call wins, and a later one returns a
+// *ResolvedError saying how the call was settled.
+
+// Approve runs a pending call as it was shown.
+func (q *Queue) Approve(id ID) error {
+	return q.resolve(id, resolution{approve: true, decider: ByOperator})
+}
+
+// Deny refuses a pending call; the agent receives reason.
+func (q *Queue) Deny(id ID, reason string) error {
+	return q.resolve(id, resolution{decider: ByOperator, reason: reason})
+}
+
+// ApproveEdited runs argv instead of the command shown. The edit is a new
+// command: it must be non-empty and free of NUL bytes, and a changed
+// program is resolved again in PATH; it is journaled beside the original.
+func (q *Queue) ApproveEdited(id ID, argv []string) error {
+	c, err := q.Call(id)
+	if err != nil {
+		return err
+	}
+	if len(argv) == 0 {
+		return errors.New("the edited command is empty")
+	}
+	cmd := c.Command
+	cmd.Argv = slices.Clone(argv)
+	if argv[0] != c.Command.Argv[0] {
+		path, err := config.ResolveProgram(argv[0], q.opts.PATH)
+		if err != nil {
+			return fmt.Errorf("edited command: %w", err)
+		}
+		cmd.Path = path
+	}
+	if err := cmd.Validate(); err != nil {
+		return fmt.Errorf("edited command: %w", err)
+	}
+	return q.resolve(id, resolution{approve: true, decider: ByOperator, edited: &cmd})
+}
+
+// Narrowest returns the narrowest rule that would allow the call again:
+// this tool with exactly these argument values. The console shows it, may
+// widen it, and passes it to ApproveRemember.
+func (q *Queue) Narrowest(id ID) (policy.Rule, error) {
+	c, err := q.Call(id)
+	if err != nil {
+		return policy.Rule{}, err
+	}
+	return policy.Narrowest(policy.Input{Tool: c.Tool, ReadOnly: c.ReadOnly, Shell: c.Shell, Args: c.Values,
+		Path: c.Command.Path, Argv: c.Command.Argv, Client: c.Client}), nil
+}
+
+// ApproveRemember approves a pending call and remembers rule: for this
+// session, or in the remembered-rules file when always is set. The call is
+// approved even when saving the rule fails; the error then says so.
+func (q *Queue) ApproveRemember(id ID, rule policy.Rule, always bool) error {
+	if err := q.resolve(id, resolution{approve: true, decider: ByOperator,
+		remember: &remembered{rule, always}}); err != nil {
+		return err
+	}
+	p := q.Policy()
+	save := p.RememberSession
+	if always {
+		save = p.RememberAlways
+	}
+	if err := save(rule); err != nil {
+		return fmt.Errorf("approved, but the rule was not remembered: %w", err)
+	}
+	return nil
+}
+
+// Kill ends a running call (or one approved and waiting for a slot): its
+// process group gets SIGTERM, then SIGKILL after the grace period.
+func (q *Queue) Kill(id ID) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	e := q.calls[id]
+	if e == nil {
+		return fmt.Errorf("call %s: %w", id, ErrUnknownCall)
+	}
+	if s := e.call.Status; s != Running && s != Approved {
+		return &ResolvedError{id, s, e.call.Decider}
+	}
+	e.call.Killed = true
+	if e.kill != nil {
+		e.kill()
+	}
+	return nil
+}
+
+// Call returns a copy of the call with the given id.
+func (q *Queue) Call(id ID) (Call, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	e := q.calls[id]
+	if e == nil {
+		return Call{}, fmt.Errorf("call %s: %w", id, ErrUnknownCall)
+	}
+	return e.call.clone(), nil
+}
+
+// resolve settles a pending call with r, if no one has yet.
+func (q *Queue) resolve(id ID, r resolution) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	e := q.calls[id]
+	if e == nil {
+		return fmt.Errorf("call %s: %w", id, ErrUnknownCall)
+	}
+	if e.claim != nil && !e.call.Status.Ended() {
+		status := Denied
+		switch {
+		case e.claim.approve:
+			status = Approved
+		case e.claim.decider == ByClient:
+			status = Cancelled
+		}
+		return &ResolvedError{id, status, e.claim.decider}
+	}
+	if e.call.Status != Pending {
+		return &ResolvedError{id, e.call.Status, e.call.Decider}
+	}
+	q.claimLocked(e, r)
+	return nil
+}

@@ -1,0 +1,143 @@
+package queue
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/journal"
+)
+
+// trySlot takes a running slot if one is free.
+func (q *Queue) trySlot() bool {
+	select {
+	case q.slots <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (q *Queue) releaseSlot() { <-q.slots }
+
+// waitSlot waits for a running slot for a call the operator approved: it
+// passed the limits when it arrived, so it queues rather than fails. The
+// wait ends early when the client goes away or the operator kills it.
+func (q *Queue) waitSlot(ctx context.Context, e *entry) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	q.mu.Lock()
+	e.kill = cancel
+	if e.call.Killed {
+		cancel()
+	}
+	q.mu.Unlock()
+	select {
+	case q.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// run starts an approved command, holding a running slot, and waits for
+// its end. The command must be the one approved: its hash was taken when
+// it was shown, and a command that no longer matches it does not start.
+func (q *Queue) run(ctx context.Context, e *entry, cmd exec.Command) (Outcome, error) {
+	defer q.releaseSlot()
+	c := q.get(e)
+	if cmd.Hash() != c.Hash {
+		err := fmt.Errorf("the command to run differs from the command approved")
+		return q.refuse(e, ByValidation, err)
+	}
+	runCtx, kill := context.WithCancel(ctx)
+	defer kill()
+	q.mu.Lock()
+	e.kill = kill
+	killed := e.call.Killed
+	q.mu.Unlock()
+	if killed {
+		kill()
+	}
+	if err := q.record(&c, journal.Record{Event: journal.Started, CommandHash: c.Hash}); err != nil {
+		return q.refuse(e, ByJournal, err)
+	}
+	q.set(e, EventStarted, func(c *Call) { c.Status, c.Started = Running, q.opts.Now() })
+	res := q.opts.Runner.Run(runCtx, cmd, func(ch exec.Chunk) { q.output(e, ch) })
+	q.mu.Lock()
+	e.kill = nil
+	c.Killed = e.call.Killed
+	q.mu.Unlock()
+	// The process has ended: a journal failure now cannot undo it, so the
+	// result still goes back to the client, and the journal's failed state
+	// stops the next call.
+	_ = q.record(&c, finishedRecord(&c, res))
+	q.end(e, EventFinished, func(c *Call) { c.Status, c.Result = Done, &res })
+	return Outcome{Call: q.get(e)}, nil
+}
+
+// output keeps a running call's output for snapshots and hands it to
+// subscribers.
+func (q *Queue) output(e *entry, ch exec.Chunk) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	e.tail.add(ch, q.opts.OutputTail)
+	q.publishLocked(Event{Kind: EventOutput, Call: Call{ID: e.call.ID, Tool: e.call.Tool, Status: e.call.Status}, Output: &ch})
+}
+
+// get returns a copy of the call.
+func (q *Queue) get(e *entry) Call {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return e.call.clone()
+}
+
+// update changes the call without telling subscribers.
+func (q *Queue) update(e *entry, change func(c *Call)) {
+	q.mu.Lock()
+	change(&e.call)
+	q.mu.Unlock()
+}
+
+// set changes the call and publishes the change.
+func (q *Queue) set(e *entry, kind EventKind, change func(c *Call)) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	change(&e.call)
+	q.publishLocked(Event{Kind: kind, Call: e.call.clone()})
+}
+
+// end is set for a change that ends the call; it stamps the end time and
+// trims the history to its bound.
+func (q *Queue) end(e *entry, kind EventKind, change func(c *Call)) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	change(&e.call)
+	e.call.Ended = q.opts.Now()
+	q.publishLocked(Event{Kind: kind, Call: e.call.clone()})
+	q.trimLocked()
+}
+
+// trimLocked forgets the oldest ended calls beyond the history bound.
+func (q *Queue) trimLocked() {
+	ended := 0
+	for _, id := range q.order {
+		if q.calls[id].call.Status.Ended() {
+			ended++
+		}
+	}
+	if ended <= q.opts.History {
+		return
+	}
+	drop := ended - q.opts.History
+	kept := q.order[:0]
+	for _, id := range q.order {
+		if drop > 0 && q.calls[id].call.Status.Ended() {
+			delete(q.calls, id)
+			drop--
+			continue
+		}
+		kept = append(kept, id)
+	}
+	q.order = kept
+}
