@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -27,6 +28,24 @@ func (e *splitError) Error() string { return e.Msg }
 // that only bash knows (process substitution, extended globs, $'...') are
 // recognised and refused instead of slipping through as odd literals.
 func splitCommand(src string) ([]string, error) {
+	return split(src, false)
+}
+
+// SplitWords reads a command line an operator typed, such as an edit of a
+// command shown by the console, into argv words. It takes the same
+// quoting as a tool file's command and also $'...', the form the console
+// uses to show invisible characters, and refuses everything a shell would
+// interpret, naming it and its byte offset.
+func SplitWords(src string) ([]string, error) {
+	words, err := split(src, true)
+	var se *splitError
+	if errors.As(err, &se) {
+		return nil, fmt.Errorf("at byte %d: %s", se.Offset, se.Msg)
+	}
+	return words, err
+}
+
+func split(src string, ansiC bool) ([]string, error) {
 	parser := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 	f, err := parser.Parse(strings.NewReader(src), "")
 	if err != nil {
@@ -52,7 +71,7 @@ func splitCommand(src string) ([]string, error) {
 	call := st.Cmd.(*syntax.CallExpr)
 	argv := make([]string, 0, len(call.Args))
 	for _, w := range call.Args {
-		if err := checkWord(src, w); err != nil {
+		if err := checkWord(src, w, ansiC); err != nil {
 			return nil, err
 		}
 		fields, err := expand.Fields(nil, w)
@@ -118,8 +137,8 @@ func nodeName(n syntax.Node) string {
 // checkWord refuses every expansion a shell would perform on a word:
 // parameters, command and process substitution, arithmetic, globs, brace
 // expansion, tilde and ANSI-C or locale quoting.
-func checkWord(src string, w *syntax.Word) error {
-	if err := checkParts(w.Parts, false); err != nil {
+func checkWord(src string, w *syntax.Word, ansiC bool) error {
+	if err := checkParts(w.Parts, false, ansiC); err != nil {
 		return err
 	}
 	first, _ := w.Parts[0].(*syntax.Lit)
@@ -139,7 +158,7 @@ func checkWord(src string, w *syntax.Word) error {
 	return nil
 }
 
-func checkParts(parts []syntax.WordPart, quoted bool) error {
+func checkParts(parts []syntax.WordPart, quoted, ansiC bool) error {
 	for _, p := range parts {
 		off := int(p.Pos().Offset())
 		switch p := p.(type) {
@@ -151,14 +170,14 @@ func checkParts(parts []syntax.WordPart, quoted bool) error {
 				return &splitError{off + i, fmt.Sprintf("unquoted glob character %q; quote it to pass it literally", p.Value[i])}
 			}
 		case *syntax.SglQuoted:
-			if p.Dollar {
+			if p.Dollar && !ansiC {
 				return &splitError{off, "ANSI-C quoting $'...'; write the command as a JSON array of words instead"}
 			}
 		case *syntax.DblQuoted:
 			if p.Dollar {
 				return &splitError{off, `locale quoting $"..."`}
 			}
-			if err := checkParts(p.Parts, true); err != nil {
+			if err := checkParts(p.Parts, true, ansiC); err != nil {
 				return err
 			}
 		case *syntax.ParamExp:

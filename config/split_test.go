@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/assent-sh/assent/exec"
 )
 
 func TestSplitCommand_Words(t *testing.T) {
@@ -109,5 +111,28 @@ func TestSplitCommand_RefusesShell(t *testing.T) {
 				t.Errorf("offset %d, want %d (%q)", se.Offset, tt.offset, se.Msg)
 			}
 		})
+	}
+}
+
+func TestSplitWords_ReadsDisplayQuoting(t *testing.T) {
+	argv := []string{"grep", "-rn", "--", "TODO\x1b[2K", "a b", "it's", "", "txt\u202eexe", "A=1"}
+	var quoted []string
+	for _, a := range argv {
+		quoted = append(quoted, exec.Quote(a))
+	}
+	got, err := SplitWords(strings.Join(quoted, " "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, argv) {
+		t.Fatalf("got %q, want %q", got, argv)
+	}
+	for _, bad := range []string{"ls | sh", "rm $(x)", "a; b", "x > y", "ls *"} {
+		if _, err := SplitWords(bad); err == nil {
+			t.Errorf("SplitWords(%q) accepted shell syntax", bad)
+		}
+	}
+	if _, err := SplitWords("ls $HOME"); err == nil || !strings.Contains(err.Error(), "at byte 3: variable expansion") {
+		t.Errorf("error does not say where: %v", err)
 	}
 }

@@ -145,6 +145,13 @@ func (q *Queue) SetPolicy(p *policy.Policy) { q.policy.Store(p) }
 // Policy returns the policy in force.
 func (q *Queue) Policy() *policy.Policy { return q.policy.Load() }
 
+// JournalPath returns where the journal is written.
+func (q *Queue) JournalPath() string { return q.opts.Journal.Path() }
+
+// JournalError returns why the journal failed, or nil while it works. A
+// failed journal refuses every new call.
+func (q *Queue) JournalError() error { return q.opts.Journal.Err() }
+
 // Headless reports whether the queue runs without an operator.
 func (q *Queue) Headless() bool { return q.opts.Headless }
 

@@ -134,3 +134,10 @@ func (q *Queue) resolve(id ID, r resolution) error {
 	q.claimLocked(e, r)
 	return nil
 }
+
+// ParseEdit reads an operator's edit of a command, written in the quoted
+// form the console shows (exec.Quote), back into argv words. Shell syntax
+// is refused: an edit is still one program with its arguments.
+func ParseEdit(text string) ([]string, error) {
+	return config.SplitWords(text)
+}
