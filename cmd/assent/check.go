@@ -10,12 +10,14 @@ import (
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/policy"
 )
 
 // checkOptions are the flags of `assent check`.
 type checkOptions struct {
-	files []string
-	json  bool
+	files  []string
+	policy policySources
+	json   bool
 }
 
 func newCheckCmd() *cobra.Command {
@@ -24,14 +26,21 @@ func newCheckCmd() *cobra.Command {
 		Short: "Validate tool files and print each tool's argv template and parameters",
 		Long: `Load tool files (default: the embedded default pack) and print each tool with
 its resolved program, argv template, parameters and their JSON schema, and
-warnings. Exits 1 on any error.`,
+warnings; then the policy: every rule with the results of its examples, and
+the remembered rules. Exits 1 on any error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := checkOptions{files: args}
-			o.json, _ = cmd.Flags().GetBool("json")
+			f := cmd.Flags()
+			o.json, _ = f.GetBool("json")
+			o.policy.file, _ = f.GetString("policy")
+			o.policy.remembered, _ = f.GetString("remembered")
 			return o.run(cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().Bool("json", false, "print the result as JSON")
+	f := cmd.Flags()
+	f.Bool("json", false, "print the result as JSON")
+	f.String("policy", "", "policy file with more rules")
+	f.String("remembered", "", "remembered-rules file (default $XDG_STATE_HOME/assent/remembered.json)")
 	return cmd
 }
 
@@ -40,11 +49,46 @@ func (o checkOptions) run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	pol, err := loadPolicy(cfg, o.policy)
+	if err != nil {
+		return err
+	}
 	if o.json {
-		return printCheckJSON(w, cfg)
+		return printCheckJSON(w, cfg, pol)
 	}
 	printCheck(w, cfg)
+	printRules(w, pol)
 	return nil
+}
+
+// printRules lists the policy's rules with their examples' results, and the
+// remembered rules.
+func printRules(w io.Writer, pol *policy.Policy) {
+	rules := pol.Rules()
+	fmt.Fprintf(w, "\n%d rules (deny beats ask beats allow; no match asks)\n", len(rules))
+	results := map[string][]policy.ExampleResult{}
+	for _, r := range pol.CheckExamples() {
+		results[r.Rule] = append(results[r.Rule], r)
+	}
+	for _, r := range rules {
+		fmt.Fprintf(w, "  %-5s %s  %s\n", r.Decision(), r.Label(), exec.Escape(r.String()))
+		for _, ex := range results[r.Label()] {
+			mark := "ok"
+			if !ex.OK() {
+				mark = "FAILS"
+			}
+			want := "matches"
+			if !ex.Want {
+				want = "does not match"
+			}
+			fmt.Fprintf(w, "        example %s %s: %s\n", exec.Escape(ex.Example), want, mark)
+		}
+	}
+	remembered := pol.Remembered()
+	fmt.Fprintf(w, "\n%d remembered rules\n", len(remembered))
+	for _, r := range remembered {
+		fmt.Fprintf(w, "  %-7s %s  %s\n", r.Memory(), r.Label(), exec.Escape(r.String()))
+	}
 }
 
 func printCheck(w io.Writer, cfg *config.Config) {
@@ -111,12 +155,16 @@ type checkParam struct {
 	Summary string `json:"summary"`
 }
 
-func printCheckJSON(w io.Writer, cfg *config.Config) error {
+func printCheckJSON(w io.Writer, cfg *config.Config, pol *policy.Policy) error {
 	out := struct {
-		Sources  []string    `json:"sources"`
-		Tools    []checkTool `json:"tools"`
-		Warnings []string    `json:"warnings"`
-	}{Sources: cfg.Sources, Tools: []checkTool{}, Warnings: []string{}}
+		Sources    []string               `json:"sources"`
+		Tools      []checkTool            `json:"tools"`
+		Warnings   []string               `json:"warnings"`
+		Rules      []policy.Rule          `json:"rules"`
+		Examples   []policy.ExampleResult `json:"examples"`
+		Remembered []policy.Rule          `json:"remembered"`
+	}{Sources: cfg.Sources, Tools: []checkTool{}, Warnings: []string{}, Rules: pol.Rules(),
+		Examples: pol.CheckExamples(), Remembered: pol.Remembered()}
 	for _, t := range cfg.Tools {
 		ct := checkTool{Name: t.Name, Description: t.Description, Program: t.Program, Template: t.Template,
 			ReadOnly: t.ReadOnly, Shell: t.Shell, TimeoutMs: t.Timeout.Milliseconds(), MaxOutput: t.MaxOutput,

@@ -22,6 +22,7 @@ func run(t *testing.T, args ...string) (string, error) {
 }
 
 func TestCheck_DefaultPack(t *testing.T) {
+	inTempState(t)
 	out, err := run(t, "check")
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +37,7 @@ func TestCheck_DefaultPack(t *testing.T) {
 }
 
 func TestCheck_JSON(t *testing.T) {
+	inTempState(t)
 	out, err := run(t, "check", "--json", "../../examples/TOOLS.json")
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +62,7 @@ func TestCheck_JSON(t *testing.T) {
 }
 
 func TestCheck_BadFileFails(t *testing.T) {
+	inTempState(t)
 	f := filepath.Join(t.TempDir(), "bad.json")
 	if err := os.WriteFile(f, []byte(`[{"name": "x", "command": "ls | sh"}]`), 0o644); err != nil {
 		t.Fatal(err)

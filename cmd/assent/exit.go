@@ -7,6 +7,9 @@ import "errors"
 type exitError struct {
 	code int
 	err  error
+	// quiet means the command already printed what the error says, so
+	// main prints nothing more.
+	quiet bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -17,7 +18,10 @@ func main() {
 	err := newRootCmd().ExecuteContext(ctx)
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "assent:", err)
+		var e *exitError
+		if !errors.As(err, &e) || !e.quiet {
+			fmt.Fprintln(os.Stderr, "assent:", err)
+		}
 		os.Exit(exitCode(err))
 	}
 }
@@ -33,6 +37,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.AddCommand(
 		newCheckCmd(),
+		newExplainCmd(),
 		newLogCmd(),
 	)
 	return root

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/policy"
+)
+
+// Exit statuses of `assent explain`, so scripts can test a call's fate.
+const (
+	explainAllow   = 0
+	explainAsk     = 2
+	explainDeny    = 3
+	explainRefused = 4
+)
+
+// explainOptions is one `assent explain` invocation.
+type explainOptions struct {
+	tools    []string
+	policy   policySources
+	tool     string
+	args     []string // key=value
+	client   string
+	headless bool
+	json     bool
+}
+
+func newExplainCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "explain TOOL [key=value...]",
+		Short: "Show the argv a call would run and the policy's decision, without running it",
+		Long: `Expand a call exactly as an agent's call would be expanded, print the argv as the
+console shows it (one element per line, quoted, invisible characters escaped) and the
+decision with the rule that made it. Nothing runs.
+
+Arguments are key=value; a value is read as the parameter's type (integer, number,
+boolean), and repeating a key passes a list.
+
+Exit status: 0 allow, 2 ask, 3 deny, 4 refused by the tool's argument checks
+(the message is the one an agent would get), 1 on any other error.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f := cmd.Flags()
+			o := explainOptions{tool: args[0], args: args[1:]}
+			o.tools, _ = f.GetStringArray("tools")
+			o.policy.file, _ = f.GetString("policy")
+			o.policy.remembered, _ = f.GetString("remembered")
+			o.client, _ = f.GetString("client")
+			o.headless, _ = f.GetBool("headless")
+			o.json, _ = f.GetBool("json")
+			return o.run(cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringArray("tools", nil, "tool file (repeatable; default the embedded pack)")
+	f.String("policy", "", "policy file with more rules")
+	f.String("remembered", "", "remembered-rules file (default $XDG_STATE_HOME/assent/remembered.json)")
+	f.String("client", "", "client name the call comes from")
+	f.Bool("headless", false, "decide as headless mode does: ask becomes deny")
+	f.Bool("json", false, "print the result as JSON")
+	return cmd
+}
+
+// explanation is what explain found, for text or JSON output.
+type explanation struct {
+	Tool     string              `json:"tool"`
+	Program  string              `json:"program,omitempty"`
+	Argv     []string            `json:"argv,omitempty"`
+	Cwd      string              `json:"cwd,omitempty"`
+	Env      []string            `json:"env,omitempty"`
+	Stdin    string              `json:"stdin,omitempty"`
+	Timeout  string              `json:"timeout,omitempty"`
+	Values   map[string][]string `json:"values,omitempty"`
+	Action   string              `json:"decision"`
+	Rule     string              `json:"rule,omitempty"`
+	Reason   string              `json:"reason"`
+	Refusal  string              `json:"refusal,omitempty"`
+	ReadOnly bool                `json:"read_only"`
+	Shell    bool                `json:"shell"`
+}
+
+func (o explainOptions) run(w io.Writer) error {
+	cfg, err := loadConfig(o.tools)
+	if err != nil {
+		return err
+	}
+	pol, err := loadPolicy(cfg, o.policy)
+	if err != nil {
+		return err
+	}
+	tool := cfg.Tool(o.tool)
+	if tool == nil {
+		return fmt.Errorf("no tool %q in %s", o.tool, strings.Join(cfg.Sources, ", "))
+	}
+	args, err := parseKeyValues(tool, o.args)
+	if err != nil {
+		return err
+	}
+	ex := explanation{Tool: tool.Name, ReadOnly: tool.ReadOnly, Shell: tool.Shell}
+	code := explainAllow
+	e, perr := tool.Prepare(args)
+	if perr != nil {
+		ex.Action, ex.Refusal, ex.Reason, code = "refused", perr.Error(), perr.Error(), explainRefused
+	} else {
+		c := e.Command
+		ex.Program, ex.Argv, ex.Cwd, ex.Env, ex.Stdin, ex.Values = c.Path, c.Argv, c.Dir, c.Env, c.Stdin, e.Values
+		ex.Timeout = c.Timeout.String()
+		d := pol.Decide(policy.Input{Tool: tool.Name, ReadOnly: tool.ReadOnly, Shell: tool.Shell, Args: e.Values,
+			Path: c.Path, Argv: c.Argv, Client: o.client})
+		if o.headless {
+			d = d.Headless()
+		}
+		ex.Action, ex.Rule, ex.Reason = string(d.Action), d.Rule, d.Reason
+		code = map[policy.Action]int{policy.Allow: explainAllow, policy.Ask: explainAsk, policy.Deny: explainDeny}[d.Action]
+	}
+	if o.json {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(ex); err != nil {
+			return err
+		}
+	} else {
+		printExplanation(w, ex)
+	}
+	if code != explainAllow {
+		return &exitError{code: code, err: errors.New(ex.Action + ": " + ex.Reason), quiet: true}
+	}
+	return nil
+}
+
+func printExplanation(w io.Writer, ex explanation) {
+	if ex.Refusal != "" {
+		fmt.Fprintf(w, "refused: %s\n", exec.Escape(ex.Refusal))
+		return
+	}
+	fmt.Fprintf(w, "%s\n", ex.Program)
+	for _, a := range ex.Argv[1:] {
+		fmt.Fprintf(w, "  %s\n", exec.Quote(a))
+	}
+	fmt.Fprintf(w, "cwd %s · timeout %s", exec.Escape(ex.Cwd), ex.Timeout)
+	for _, kv := range ex.Env {
+		fmt.Fprintf(w, " · env %s", exec.Quote(kv))
+	}
+	fmt.Fprintln(w)
+	if ex.Stdin != "" {
+		fmt.Fprintf(w, "stdin %s\n", exec.Quote(ex.Stdin))
+	}
+	if ex.Shell {
+		fmt.Fprintln(w, "shell tool: runs a shell or program-runner, never approved by a rule")
+	}
+	rule := ""
+	if ex.Rule != "" {
+		rule = " by rule " + ex.Rule
+	}
+	fmt.Fprintf(w, "decision: %s%s: %s\n", ex.Action, rule, exec.Escape(ex.Reason))
+}
+
+// parseKeyValues turns key=value words into arguments typed as the tool's
+// parameters expect; a repeated key, or a list parameter, gives a list.
+func parseKeyValues(t *config.Tool, kvs []string) (map[string]any, error) {
+	args := map[string]any{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("argument %q is not key=value", kv)
+		}
+		val := any(v)
+		if p := t.Param(k); p != nil {
+			switch p.Type {
+			case config.Integer, config.Number:
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return nil, fmt.Errorf("argument %s: %q is not a number", k, v)
+				}
+				val = f
+			case config.Boolean:
+				b, err := strconv.ParseBool(v)
+				if err != nil {
+					return nil, fmt.Errorf("argument %s: %q is not true or false", k, v)
+				}
+				val = b
+			}
+			if p.List {
+				prev, _ := args[k].([]any)
+				args[k] = append(prev, val)
+				continue
+			}
+		}
+		if prev, dup := args[k]; dup {
+			list, ok := prev.([]any)
+			if !ok {
+				list = []any{prev}
+			}
+			args[k] = append(list, val)
+			continue
+		}
+		args[k] = val
+	}
+	return args, nil
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/policy"
+)
+
+// policySources says where a policy's rules come from besides the tool
+// files: a separate --policy file and the remembered-rules file.
+type policySources struct {
+	file       string // --policy; empty: none
+	remembered string // remembered-rules file; empty: the default
+}
+
+// loadPolicy builds the policy from the tool files' rules, the policy file
+// and the remembered rules. Every rule error is reported.
+func loadPolicy(cfg *config.Config, src policySources) (*policy.Policy, error) {
+	var rules []policy.Rule
+	var errs []error
+	for _, rs := range cfg.Rules {
+		r, err := policy.ParseRules(rs.Source, rs.JSON)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		rules = append(rules, r...)
+	}
+	if src.file != "" {
+		r, err := policy.ReadFile(src.file)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		rules = append(rules, r...)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	remembered := src.remembered
+	if remembered == "" {
+		var err error
+		if remembered, err = defaultRememberedPath(); err != nil {
+			return nil, err
+		}
+	}
+	return policy.New(rules, policy.WithRememberedFile(remembered))
+}
