@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/journal"
 )
 
@@ -242,27 +243,14 @@ func duration(c journal.Call) string {
 }
 
 func orDash(s string) string {
-	if s == "" || s == `""` {
+	if s == "" || s == "''" {
 		return "-"
 	}
 	return s
 }
 
-// displayWord makes one argv element (or any text from the journal) safe to
-// print and unambiguous: plain words stay as they are; anything else is
-// double-quoted with control, bidi, zero-width and other non-printing
-// characters, and bytes that are not UTF-8, shown as escapes. Nothing an
-// agent sent reaches the terminal raw.
-func displayWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !plainRune(r) }) < 0 {
-		return s
-	}
-	return strconv.Quote(s)
-}
-
-// plainRune reports whether r can stand unquoted: characters that need no
-// quoting in a shell word and cannot hide or reorder text.
-func plainRune(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
-		strings.ContainsRune("-_./:=,+@%", r)
-}
+// displayWord shows one argv element (or any text from the journal) as the
+// console does: quoted when it needs it, with control, bidi, zero-width and
+// other invisible characters as escapes. Nothing an agent sent reaches the
+// terminal raw.
+func displayWord(s string) string { return exec.Quote(s) }

@@ -68,7 +68,7 @@ func TestLog_Table(t *testing.T) {
 	}{
 		{name: "every call", rows: 3, want: []string{
 			"TIME", "ARGV",
-			`c1  claude-code  grep_search  allow     rule read-only  0            12ms      grep -rn -- "TODO\x1b[2K" "it's \u202edab"`,
+			`c1  claude-code  grep_search  allow     rule read-only  0            12ms      grep -rn -- $'TODO\x1b[2K' $'it\'s \u202edab'`,
 			"c2  cursor       write_file   deny      operator        -            -         tee /etc/passwd",
 			"c3  claude-code  sleep        allow     operator        interrupted  -         sleep 60",
 		}, notWant: []string{"\x1b", "\u202e"}},
@@ -192,15 +192,15 @@ func TestDisplayWord(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"-rn", "-rn"},
 		{"./src/a.go", "./src/a.go"},
-		{"", `""`},
-		{"two words", `"two words"`},
-		{"TODO\x1b[2K", `"TODO\x1b[2K"`},
-		{"a\u202eb", `"a\u202eb"`},
-		{"zero\u200bwidth", `"zero\u200bwidth"`},
-		{"line\nbreak\r", `"line\nbreak\r"`},
-		{"\xff\xfe", `"\xff\xfe"`},
-		{`say "hi"`, `"say \"hi\""`},
-		{"café", `"café"`},
+		{"", "''"},
+		{"two words", "'two words'"},
+		{"TODO\x1b[2K", `$'TODO\x1b[2K'`},
+		{"a\u202eb", `$'a\u202eb'`},
+		{"zero\u200bwidth", `$'zero\u200bwidth'`},
+		{"line\nbreak\r", `$'line\nbreak\r'`},
+		{"\xff\xfe", `$'\xff\xfe'`},
+		{`say "hi"`, `'say "hi"'`},
+		{"café", "'café'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
