@@ -10,9 +10,10 @@ import (
 type Runner interface {
 	// Run starts cmd and blocks until it has ended and every child of its
 	// process group is gone or the kill bound has passed. out, when non-nil,
-	// receives ordered chunks of output while the command runs; it must not
-	// block for long, and chunks it misses are still in the Result. A program
-	// that cannot be started is reported in the Result, not as a panic.
+	// receives ordered chunks of output while the command runs, from one
+	// goroutine at a time and never after Run returns; it must not block for
+	// long, and chunks it misses are still in the Result. A program that
+	// cannot be started is reported in the Result, not as a panic.
 	Run(ctx context.Context, cmd Command, out func(Chunk)) Result
 }
 
@@ -37,11 +38,20 @@ func (s Stream) String() string {
 	return "stream?"
 }
 
-// Chunk is a piece of live output, in the order the runner read it.
+// Chunk is a piece of live output, in the order the runner read it. Only
+// bytes within the stream's cap are sent live, so the chunks of one stream,
+// Skipped counts included, add up to exactly what the Result keeps of it.
 type Chunk struct {
+	// Stream is the stream the bytes came from.
 	Stream Stream
-	Data   []byte
-	Time   time.Time
+	// Data is the bytes, in the order they were read. The receiver owns it.
+	Data []byte
+	// Time is when the first of these bytes was read.
+	Time time.Time
+	// Skipped counts bytes of this stream that were left out just before
+	// Data because the receiver fell behind; they are still in the Result.
+	// A last chunk may carry Skipped with no Data.
+	Skipped int64
 }
 
 // Output is what was kept of one stream.
@@ -59,7 +69,8 @@ type Result struct {
 	Stdout Output `json:"stdout"`
 	Stderr Output `json:"stderr"`
 	// ExitCode is the child's exit status; 128+n when signal n ended it,
-	// 127 when the program could not be started.
+	// 126 when the program exists but may not be executed, 127 when it could
+	// not be started for any other reason.
 	ExitCode int `json:"exit_code"`
 	// Signal names the signal that ended the child ("SIGKILL"), if any.
 	Signal string `json:"signal,omitempty"`
@@ -69,6 +80,9 @@ type Result struct {
 	TimedOut bool `json:"timed_out,omitempty"`
 	// Cancelled is true when the caller's context ended it.
 	Cancelled bool `json:"cancelled,omitempty"`
+	// OverflowKilled is true when a stream passed its cap under the Kill
+	// overflow action and the process group was ended for it.
+	OverflowKilled bool `json:"overflow_killed,omitempty"`
 	// StartError says why the program could not be started, if it could not.
 	StartError string `json:"start_error,omitempty"`
 }
