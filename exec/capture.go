@@ -1,0 +1,93 @@
+package exec
+
+import "io"
+
+// Read buffer sizes. A reader starts small, since most commands print
+// little and a run should not cost a large allocation, and doubles its
+// buffer each time a read fills it, up to readSize: the pipe size the
+// runner asks the kernel for, so a flooding child is drained in few, large
+// reads.
+const (
+	firstReadSize = 16 << 10
+	readSize      = 256 << 10
+)
+
+// capture reads one of a child's output streams until EOF, keeping the first
+// limit bytes and counting the rest. It never stops reading early: a reader
+// that stopped would leave the child blocked on a full pipe, which is how a
+// capped run turns into a hung one. Memory is bounded by limit plus one read
+// buffer, however much the child writes and however long its lines are
+// (nothing here looks for newlines).
+type capture struct {
+	stream Stream
+	limit  int64
+	feed   *feed // nil when nobody watches live output
+	// overflow is called from the reading goroutine when the stream first
+	// passes limit; nil when the command drains past its cap.
+	overflow func()
+
+	data  []byte
+	total int64
+}
+
+// newCapture returns a capture for stream s that keeps limit bytes.
+func newCapture(s Stream, limit int64, f *feed, overflow func()) *capture {
+	return &capture{stream: s, limit: limit, feed: f, overflow: overflow}
+}
+
+// drain reads r until EOF or any error; a read deadline set by the runner
+// ends it early when processes outside the group hold the pipe open. It is
+// the only writer of c's fields, and the runner reads them only after drain
+// has returned.
+func (c *capture) drain(r io.Reader) {
+	buf := make([]byte, firstReadSize)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			c.add(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+		if n == len(buf) && len(buf) < readSize {
+			buf = make([]byte, 2*len(buf))
+		}
+	}
+}
+
+// add keeps what fits under the cap, hands that part to the live feed and
+// counts everything.
+func (c *capture) add(p []byte) {
+	before := c.total
+	c.total += int64(len(p))
+	if room := c.limit - int64(len(c.data)); room > 0 {
+		keep := p[:min(int64(len(p)), room)]
+		c.data = appendCapped(c.data, keep, c.limit)
+		if c.feed != nil {
+			c.feed.push(c.stream, keep)
+		}
+	}
+	if before <= c.limit && c.total > c.limit && c.overflow != nil {
+		c.overflow()
+	}
+}
+
+// output returns what was kept and counted.
+func (c *capture) output() Output {
+	return Output{Data: c.data, Bytes: c.total, Truncated: c.total > int64(len(c.data))}
+}
+
+// appendCapped appends p to b, growing b's capacity geometrically but never
+// past limit, so a stream that stops just over a power of two does not pin
+// almost twice its cap.
+func appendCapped(b, p []byte, limit int64) []byte {
+	need := len(b) + len(p)
+	if need <= cap(b) {
+		return append(b, p...)
+	}
+	grown := int64(max(2*cap(b), need, 4096))
+	grown = min(grown, max(limit, int64(need)))
+	nb := make([]byte, len(b), grown)
+	copy(nb, b)
+	return append(nb, p...)
+}

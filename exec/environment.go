@@ -1,0 +1,46 @@
+package exec
+
+import "strings"
+
+// environ builds a child's environment from scratch: the pinned base, then
+// the pairs the command declares. Nothing comes from the server's own
+// environment, so LD_PRELOAD, BASH_ENV, GIT_DIR, PYTHONPATH, PAGER, the
+// server's tokens and the like cannot reach a child unless a tool file names
+// them. That is an allowlist by construction, which no deny list can match:
+// a variable invented tomorrow is excluded too.
+//
+// A declared pair replaces a base pair with the same key rather than
+// following it, so every key appears exactly once and what the operator
+// approved (the declared value) is what the child reads, whichever of two
+// duplicates a given program would pick.
+func (l *Local) environ(declared []string) []string {
+	env := make([]string, 0, 5+len(declared))
+	env = append(env,
+		"PATH="+l.opts.Path,
+		"HOME="+l.opts.Home,
+		"LANG="+l.opts.Lang,
+		"LC_ALL="+l.opts.Lang,
+		"TERM=dumb",
+	)
+	index := make(map[string]int, cap(env))
+	for i, kv := range env {
+		index[envKey(kv)] = i
+	}
+	for _, kv := range declared {
+		k := envKey(kv)
+		if i, ok := index[k]; ok {
+			env[i] = kv
+			continue
+		}
+		index[k] = len(env)
+		env = append(env, kv)
+	}
+	return env
+}
+
+// envKey returns the name part of a KEY=VALUE pair. Command.Validate has
+// already refused pairs without "=".
+func envKey(kv string) string {
+	k, _, _ := strings.Cut(kv, "=")
+	return k
+}

@@ -1,0 +1,37 @@
+//go:build unix
+
+package exec
+
+import (
+	"os"
+	osexec "os/exec"
+	"syscall"
+)
+
+// ownGroup starts the child in a new session, which also makes it the
+// leader of a new process group: every process it starts can be signalled
+// at once, a Ctrl-C meant for the console never reaches it, and its
+// kill(0, ...) never reaches the console. The session goes one step past
+// Setpgid: the child has no controlling terminal, so a program that opens
+// /dev/tty to prompt (ssh, git credential helpers, pagers) fails at once
+// instead of stopping on SIGTTIN or drawing over the console, where its
+// text would bypass every escape the console applies to output.
+func ownGroup(c *osexec.Cmd) {
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+}
+
+// terminateGroup asks every process in the leader's group to end. SIGCONT
+// follows because a stopped process keeps SIGTERM pending until it runs
+// again; without it a stopped child would sit out the whole grace period.
+func terminateGroup(p *os.Process) {
+	_ = syscall.Kill(-p.Pid, syscall.SIGTERM)
+	_ = syscall.Kill(-p.Pid, syscall.SIGCONT)
+}
+
+// killGroup ends every process in the leader's group. The runner calls it
+// only while the leader is not yet reaped (on Linux), so the group id cannot
+// have been reused by an unrelated process. An error means the group is
+// already gone.
+func killGroup(p *os.Process) {
+	_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
+}

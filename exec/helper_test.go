@@ -1,0 +1,187 @@
+//go:build unix
+
+package exec
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"go.uber.org/goleak"
+)
+
+// helperEnv selects a helper mode when the test binary is started as a
+// child. Tests run the binary itself rather than shell scripts, so they
+// depend on no shell, exactly like the product.
+const helperEnv = "ASSENT_EXEC_HELPER"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(helperEnv); mode != "" {
+		os.Exit(runHelper(mode, os.Args[1:]))
+	}
+	goleak.VerifyTestMain(m)
+}
+
+// helperCmd returns a Command that runs this test binary in mode with args.
+// The mode travels in the declared environment, the one way in past the
+// runner's scrubbing. GORACE spares a -race helper the race runtime's
+// one-second pause at exit.
+func helperCmd(t testing.TB, mode string, args ...string) Command {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatalf("finding the test binary: %v", err)
+	}
+	return Command{Path: exe, Argv: append([]string{"helper"}, args...), Env: helperEnviron(mode)}
+}
+
+// helperEnviron is the environment a helper in mode is declared with.
+func helperEnviron(mode string) []string {
+	return []string{helperEnv + "=" + mode, "GORACE=atexit_sleep_ms=0"}
+}
+
+// runHelper is the child side. Its modes do one thing each and exit.
+func runHelper(mode string, args []string) int {
+	switch mode {
+	case "exit":
+		n, _ := strconv.Atoi(args[0])
+		return n
+	case "signal": // die of the named signal, by its default action
+		sig := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "KILL": syscall.SIGKILL}[args[0]]
+		_ = syscall.Kill(os.Getpid(), sig)
+		time.Sleep(time.Minute)
+		return 1
+	case "args":
+		os.Stdout.WriteString(strings.Join(args, "\x00"))
+	case "env":
+		os.Stdout.WriteString(strings.Join(os.Environ(), "\x00"))
+	case "stat": // this process's /proc stat line
+		b, _ := os.ReadFile("/proc/self/stat")
+		os.Stdout.Write(b)
+	case "pwd":
+		wd, _ := os.Getwd()
+		os.Stdout.WriteString(wd)
+	case "stdin":
+		fd0, _ := os.Readlink("/proc/self/fd/0")
+		data, _ := io.ReadAll(os.Stdin)
+		fmt.Fprintf(os.Stderr, "%s", fd0)
+		os.Stdout.Write(data)
+	case "flood":
+		return flood(args)
+	case "drip": // n single-byte writes, each a separate syscall
+		n, _ := strconv.Atoi(args[0])
+		for range n {
+			os.Stdout.Write([]byte{'.'})
+			time.Sleep(time.Millisecond)
+		}
+	case "ready": // announce, then wait to be ended
+		os.Stdout.WriteString("ready\n")
+		time.Sleep(time.Minute)
+	case "termexit": // end cleanly, with code 3, on SIGTERM
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGTERM)
+		os.Stdout.WriteString("ready\n")
+		<-ch
+		return 3
+	case "stop": // announce the pid, then stop (SIGSTOP) until continued
+		fmt.Printf("%d\n", os.Getpid())
+		_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		time.Sleep(time.Minute)
+	case "hold": // ignore SIGTERM and keep the inherited pipes open
+		signal.Ignore(syscall.SIGTERM)
+		time.Sleep(time.Minute)
+	case "stubborn": // ignore SIGTERM, leave a grandchild holding stdout
+		signal.Ignore(syscall.SIGTERM)
+		gpid := startHold(false)
+		fmt.Printf("%d %d\n", os.Getpid(), gpid)
+		time.Sleep(time.Minute)
+	case "leave": // exit, leaving a grandchild holding stdout in our group or its own session
+		fmt.Printf("%d %d\n", os.Getpid(), startHold(args[0] == "session"))
+	default:
+		fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
+		return 2
+	}
+	return 0
+}
+
+// startHold starts a "hold" grandchild sharing this process's stdout and
+// stderr and returns its pid, or exits on failure.
+func startHold(ownSession bool) int {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	c := osexec.Command(exe)
+	c.Env = helperEnviron("hold")
+	c.Stdout, c.Stderr = os.Stdout, os.Stderr
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: ownSession}
+	if err := c.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	return c.Process.Pid
+}
+
+// flood writes args[1] bytes to args[0] ("stdout", "stderr" or "both", each
+// getting the full count), in 1 MiB writes of floodPattern, or of 'x' alone
+// when args[2] is "oneline" so the whole stream is a single line.
+func flood(args []string) int {
+	n, _ := strconv.ParseInt(args[1], 10, 64)
+	block := floodBlock(args[2] == "oneline")
+	var files []*os.File
+	switch args[0] {
+	case "stdout":
+		files = []*os.File{os.Stdout}
+	case "stderr":
+		files = []*os.File{os.Stderr}
+	default:
+		files = []*os.File{os.Stdout, os.Stderr}
+	}
+	var wg sync.WaitGroup
+	for _, f := range files {
+		wg.Go(func() {
+			for left := n; left > 0; {
+				k := min(left, int64(len(block)))
+				w, err := rawWrite(f, block[:k])
+				if err != nil {
+					return
+				}
+				left -= int64(w)
+			}
+		})
+	}
+	wg.Wait()
+	return 0
+}
+
+// rawWrite writes p to f with a bare write system call. os.File.Write in a
+// binary built with -race checks every byte it writes against the race
+// detector's shadow memory, which makes a gigabyte take seconds; the flood
+// must be fast, and only the runner under test needs the detector.
+func rawWrite(f *os.File, p []byte) (int, error) {
+	n, _, errno := syscall.Syscall(syscall.SYS_WRITE, f.Fd(), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(n), nil
+}
+
+// floodBlock is the 1 MiB unit a flood repeats: 63 letters and a newline,
+// over and over, or 'x' with no newline at all.
+func floodBlock(oneLine bool) []byte {
+	if oneLine {
+		return bytes.Repeat([]byte{'x'}, 1<<20)
+	}
+	return bytes.Repeat([]byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_\n"), 1<<20/64)
+}

@@ -1,0 +1,121 @@
+package exec
+
+import (
+	"os"
+	"time"
+)
+
+// MinTimeout is the shortest timeout a command may have. Anything shorter
+// could end a program before it has had a chance to start.
+const MinTimeout = 100 * time.Millisecond
+
+// Options configure a Local runner. The zero value of every field means its
+// documented default, so Options{} is a working configuration.
+type Options struct {
+	// Grace is how long a process group has between SIGTERM and SIGKILL
+	// when a timeout, a cancellation or an overflow ends it. Default 2 s.
+	Grace time.Duration
+	// DefaultTimeout applies to a command that sets none. Default 30 s.
+	DefaultTimeout time.Duration
+	// MaxTimeout is the ceiling every command's timeout is clamped to; an
+	// operator may raise it. Default 5 min.
+	MaxTimeout time.Duration
+	// MaxOutput is the per-stream cap for a command that sets none.
+	// Default 1 MiB.
+	MaxOutput int64
+	// Path is the PATH every child gets, whatever the server's own PATH
+	// says. Default "/usr/local/bin:/usr/bin:/bin".
+	Path string
+	// Home is the HOME every child gets. Default: the server's home
+	// directory, or "/" when it has none.
+	Home string
+	// Lang is the LANG and LC_ALL every child gets. Default "C.UTF-8".
+	Lang string
+	// WaitDelay bounds how long a run waits, once its process group is gone,
+	// for output pipes still held open by processes that left the group
+	// (and for stdin to be taken). Past it the pipes are closed and Run
+	// returns. Default 1 s.
+	WaitDelay time.Duration
+	// FlushInterval is how long live output may gather before it is handed
+	// to the callback; a chatty child costs one callback per interval, not
+	// one per write. Default 25 ms.
+	FlushInterval time.Duration
+}
+
+// Defaults for Options fields left at zero.
+const (
+	defaultGrace         = 2 * time.Second
+	defaultTimeout       = 30 * time.Second
+	defaultMaxTimeout    = 5 * time.Minute
+	defaultMaxOutput     = 1 << 20
+	defaultPath          = "/usr/local/bin:/usr/bin:/bin"
+	defaultLang          = "C.UTF-8"
+	defaultWaitDelay     = time.Second
+	defaultFlushInterval = 25 * time.Millisecond
+)
+
+// Local runs commands as child processes of this one. It holds only its
+// options, so one Local serves any number of concurrent runs.
+type Local struct {
+	opts Options
+}
+
+// Local is the real Runner.
+var _ Runner = (*Local)(nil)
+
+// NewLocal returns a runner with o's zero fields set to their defaults. The
+// default timeout is clamped into [MinTimeout, MaxTimeout] like any other.
+func NewLocal(o Options) *Local {
+	if o.Grace <= 0 {
+		o.Grace = defaultGrace
+	}
+	if o.MaxTimeout <= 0 {
+		o.MaxTimeout = defaultMaxTimeout
+	}
+	o.MaxTimeout = max(o.MaxTimeout, MinTimeout)
+	if o.DefaultTimeout <= 0 {
+		o.DefaultTimeout = defaultTimeout
+	}
+	o.DefaultTimeout = min(max(o.DefaultTimeout, MinTimeout), o.MaxTimeout)
+	if o.MaxOutput <= 0 {
+		o.MaxOutput = defaultMaxOutput
+	}
+	if o.Path == "" {
+		o.Path = defaultPath
+	}
+	if o.Home == "" {
+		o.Home = "/"
+		if h, err := os.UserHomeDir(); err == nil && h != "" {
+			o.Home = h
+		}
+	}
+	if o.Lang == "" {
+		o.Lang = defaultLang
+	}
+	if o.WaitDelay <= 0 {
+		o.WaitDelay = defaultWaitDelay
+	}
+	if o.FlushInterval <= 0 {
+		o.FlushInterval = defaultFlushInterval
+	}
+	return &Local{opts: o}
+}
+
+// Timeout returns the timeout a command asking for d runs with: the default
+// for zero, otherwise d clamped into [MinTimeout, MaxTimeout]. Callers use it
+// to tell an operator or an agent what limit actually applied.
+func (l *Local) Timeout(d time.Duration) time.Duration {
+	if d <= 0 {
+		return l.opts.DefaultTimeout
+	}
+	return min(max(d, MinTimeout), l.opts.MaxTimeout)
+}
+
+// MaxOutput returns the per-stream cap a command asking for n runs with: the
+// default for zero or less, n otherwise.
+func (l *Local) MaxOutput(n int64) int64 {
+	if n <= 0 {
+		return l.opts.MaxOutput
+	}
+	return n
+}

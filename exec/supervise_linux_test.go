@@ -1,0 +1,255 @@
+//go:build linux
+
+package exec
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// pidsOf parses the "PID [PID]" line a helper prints first.
+func pidsOf(data []byte) (leader, grandchild int, err error) {
+	_, err = fmt.Sscanf(string(data), "%d %d\n", &leader, &grandchild)
+	return leader, grandchild, err
+}
+
+func TestLocalRun_StubbornGroupIsKilledWithinTheBound(t *testing.T) {
+	// The child ignores SIGTERM and leaves a grandchild, also ignoring it,
+	// that holds stdout open. Only SIGKILL to the whole group ends them.
+	// slack is the "small bound" past the grace, generous for a busy machine.
+	const grace = 300 * time.Millisecond
+	const slack = 3 * time.Second
+	tests := []struct {
+		name    string
+		timeout time.Duration // zero: cancel as soon as the pids are known
+	}{
+		{name: "cancelled"},
+		{name: "timed out", timeout: time.Second},
+	}
+	l := NewLocal(Options{Grace: grace, WaitDelay: 300 * time.Millisecond})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var (
+				once     sync.Once
+				seen     error // what was wrong with the group while it ran
+				endStart time.Time
+			)
+			out := func(c Chunk) {
+				once.Do(func() {
+					leader, gpid, err := pidsOf(c.Data)
+					if err == nil {
+						seen = requireAliveIn(leader, gpid)
+					} else {
+						seen = fmt.Errorf("first output %q: %v", c.Data, err)
+					}
+					if tt.timeout == 0 {
+						endStart = time.Now()
+						cancel()
+					}
+				})
+			}
+			cmd := helperCmd(t, "stubborn")
+			cmd.Timeout = tt.timeout
+			if cmd.Timeout == 0 {
+				cmd.Timeout = time.Minute
+			}
+			start := time.Now()
+			res := l.Run(ctx, cmd, out)
+			end := time.Now()
+			if tt.timeout != 0 {
+				endStart = start.Add(tt.timeout)
+			}
+
+			leader, _, err := pidsOf(res.Stdout.Data)
+			if err != nil {
+				t.Fatalf("stdout %q: %v", res.Stdout.Data, err)
+			}
+			if seen != nil {
+				t.Fatalf("while running: %v", seen)
+			}
+			if res.Cancelled != (tt.timeout == 0) || res.TimedOut != (tt.timeout != 0) {
+				t.Errorf("Cancelled %v, TimedOut %v; want the %s", res.Cancelled, res.TimedOut, tt.name)
+			}
+			if res.Signal != "SIGKILL" || res.ExitCode != 137 {
+				t.Errorf("signal %q, exit %d; want SIGKILL, 137", res.Signal, res.ExitCode)
+			}
+			if took := end.Sub(endStart); took < grace || took > grace+slack {
+				t.Errorf("Run returned %v after the end began, want within [%v, %v]", took, grace, grace+slack)
+			}
+			requireGroupGone(t, leader)
+		})
+	}
+}
+
+func TestLocalRun_LeftoversCannotHoldTheCallOpen(t *testing.T) {
+	// The child exits at once, leaving a grandchild that ignores SIGTERM and
+	// holds stdout open: in the child's group, where the kill at exit ends
+	// it, or in a session of its own, out of the group's reach, where only
+	// WaitDelay ends the wait for it.
+	const slack = 3 * time.Second
+	tests := []struct {
+		name      string
+		where     string
+		waitDelay time.Duration
+		wantAlive bool // the grandchild outlives the run
+	}{
+		{name: "grandchild in the group is killed at exit", where: "group", waitDelay: 10 * time.Second},
+		{name: "grandchild in its own session is cut off", where: "session", waitDelay: 300 * time.Millisecond, wantAlive: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := NewLocal(Options{WaitDelay: tt.waitDelay})
+			start := time.Now()
+			res := l.Run(context.Background(), helperCmd(t, "leave", tt.where), nil)
+			took := time.Since(start)
+
+			leader, gpid, err := pidsOf(res.Stdout.Data)
+			if err != nil {
+				t.Fatalf("stdout %q: %v", res.Stdout.Data, err)
+			}
+			t.Cleanup(func() { _ = syscall.Kill(gpid, syscall.SIGKILL) })
+			if res.ExitCode != 0 || res.Signal != "" || res.TimedOut || res.Cancelled {
+				t.Errorf("exit %d, signal %q, TimedOut %v, Cancelled %v; want a clean exit", res.ExitCode, res.Signal, res.TimedOut, res.Cancelled)
+			}
+			if tt.wantAlive {
+				// Otherwise requireGroupGone below checks it is gone: it may
+				// still be finishing its exit when Run returns.
+				if e, err := readStat(gpid); err != nil || e.state == 'Z' {
+					t.Errorf("escaped grandchild not running after the run (%+v, %v): nothing held the pipe", e, err)
+				}
+			}
+			// Held pipes are waited for WaitDelay only when nothing could end
+			// their holder.
+			lo, hi := time.Duration(0), slack
+			if tt.wantAlive {
+				lo, hi = tt.waitDelay, tt.waitDelay+slack
+			}
+			if took < lo || took > hi {
+				t.Errorf("Run took %v, want within [%v, %v]", took, lo, hi)
+			}
+			requireGroupGone(t, leader)
+		})
+	}
+}
+
+// requireAliveIn reports an error unless both pids are running processes in
+// process group leader.
+func requireAliveIn(leader int, pids ...int) error {
+	for _, pid := range append([]int{leader}, pids...) {
+		e, err := readStat(pid)
+		if err != nil {
+			return err
+		}
+		if e.state == 'Z' || e.pgid != leader {
+			return fmt.Errorf("process %d: state %c, group %d; want running in group %d", pid, e.state, e.pgid, leader)
+		}
+	}
+	return nil
+}
+
+func TestLocalRun_OwnSessionAndGroup(t *testing.T) {
+	res := NewLocal(Options{}).Run(context.Background(), helperCmd(t, "stat"), nil)
+	e, err := parseStat(string(res.Stdout.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.pgid != e.pid || e.sid != e.pid {
+		t.Errorf("child %d is in group %d, session %d; want its own of both", e.pid, e.pgid, e.sid)
+	}
+	if e.tty != 0 {
+		t.Errorf("child has controlling terminal %#x, want none", e.tty)
+	}
+	if e.ppid != os.Getpid() {
+		t.Errorf("child's parent is %d, want this process %d", e.ppid, os.Getpid())
+	}
+}
+
+func TestLocalRun_StoppedChildEndsWithoutTheGrace(t *testing.T) {
+	// A stopped process holds SIGTERM pending until it runs again; the
+	// runner's SIGCONT lets it act on it now rather than at SIGKILL.
+	const grace = 10 * time.Second
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stopped error
+	var once sync.Once
+	out := func(c Chunk) {
+		once.Do(func() {
+			var pid int
+			if _, err := fmt.Sscanf(string(c.Data), "%d", &pid); err != nil {
+				stopped = fmt.Errorf("first output %q: %v", c.Data, err)
+				cancel()
+				return
+			}
+			stopped = waitState(pid, 'T', 5*time.Second)
+			cancel()
+		})
+	}
+	cmd := helperCmd(t, "stop")
+	cmd.Timeout = time.Minute
+	res := NewLocal(Options{Grace: grace}).Run(ctx, cmd, out)
+	if stopped != nil {
+		t.Fatalf("the child never stopped: %v", stopped)
+	}
+	if !res.Cancelled || res.Signal != "SIGTERM" {
+		t.Errorf("Cancelled %v, signal %q; want true, SIGTERM (SIGKILL means it sat out the grace)", res.Cancelled, res.Signal)
+	}
+	if res.Duration >= grace {
+		t.Errorf("run took %v, want less than the %v grace", res.Duration, grace)
+	}
+}
+
+// waitState polls until process pid is in state, or fails after d.
+func waitState(pid int, state byte, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for {
+		e, err := readStat(pid)
+		if err == nil && e.state == state {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("process %d: state %c, %v; want %c", pid, e.state, err, state)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestLocalRun_ReapsEveryChild(t *testing.T) {
+	// Every way a run can end, several at once; afterwards this process
+	// has no child left, not even a zombie.
+	l := NewLocal(Options{Grace: 200 * time.Millisecond})
+	sleep := Command{Path: "/bin/sleep", Argv: []string{"sleep", "10"}, Timeout: MinTimeout}
+	cmds := []Command{
+		helperCmd(t, "exit", "0"),
+		helperCmd(t, "exit", "7"),
+		helperCmd(t, "signal", "KILL"),
+		helperCmd(t, "leave", "group"),
+		sleep,
+		{Path: "/nonexistent/program", Argv: []string{"program"}},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 3 {
+		for _, c := range cmds {
+			wg.Go(func() { l.Run(context.Background(), c, nil) })
+		}
+		wg.Go(func() { l.Run(ctx, helperCmd(t, "ready"), nil) })
+	}
+	wg.Wait()
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		if e, err := readStat(pid); err == nil && e.ppid == os.Getpid() {
+			t.Errorf("child %d of this process is still there, state %c", pid, e.state)
+		}
+	}
+}
