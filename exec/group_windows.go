@@ -9,10 +9,10 @@ import (
 )
 
 // ownGroup starts the child in a new process group, so console control
-// events meant for the server do not reach it. Windows has no signal that
-// reaches a whole group; ending grandchildren would need a job object, which
-// this runner does not use yet.
-func ownGroup(c *osexec.Cmd) {
+// events meant for the server do not reach it; newSession has no Windows
+// meaning. Windows has no signal that reaches a whole group; ending
+// grandchildren would need a job object, which this runner does not use yet.
+func ownGroup(c *osexec.Cmd, _ bool) {
 	c.SysProcAttr = &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
 }
 

@@ -40,6 +40,14 @@ type Options struct {
 	// to the callback; a chatty child costs one callback per interval, not
 	// one per write. Default 25 ms.
 	FlushInterval time.Duration
+	// NewSession starts every child in a session of its own rather than
+	// only a process group of its own, so it has no controlling terminal:
+	// it cannot open the server's terminal through /dev/tty to prompt or to
+	// write over the console, and never stops reading it from the
+	// background. A server that owns a terminal (the console) should set
+	// it. It is off by default because the kernel's autogroup makes a new
+	// session cost about 0.1 ms per run. Unix only.
+	NewSession bool
 }
 
 // Defaults for Options fields left at zero.

@@ -73,7 +73,7 @@ func (r *run) start(out func(Chunk)) error {
 		c.Stdin = strings.NewReader(r.cmd.Stdin)
 	}
 	// Otherwise Stdin stays nil, which os/exec turns into /dev/null.
-	ownGroup(c)
+	ownGroup(c, r.l.opts.NewSession)
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return err

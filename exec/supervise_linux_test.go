@@ -156,20 +156,36 @@ func requireAliveIn(leader int, pids ...int) error {
 	return nil
 }
 
-func TestLocalRun_OwnSessionAndGroup(t *testing.T) {
-	res := NewLocal(Options{}).Run(context.Background(), helperCmd(t, "stat"), nil)
-	e, err := parseStat(string(res.Stdout.Data))
+func TestLocalRun_OwnGroupAndOptionalSession(t *testing.T) {
+	self, err := readStat(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.pgid != e.pid || e.sid != e.pid {
-		t.Errorf("child %d is in group %d, session %d; want its own of both", e.pid, e.pgid, e.sid)
+	tests := []struct {
+		name       string
+		newSession bool
+	}{
+		{name: "own group in the server's session"},
+		{name: "own session with no terminal", newSession: true},
 	}
-	if e.tty != 0 {
-		t.Errorf("child has controlling terminal %#x, want none", e.tty)
-	}
-	if e.ppid != os.Getpid() {
-		t.Errorf("child's parent is %d, want this process %d", e.ppid, os.Getpid())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := NewLocal(Options{NewSession: tt.newSession}).Run(context.Background(), helperCmd(t, "stat"), nil)
+			e, err := parseStat(string(res.Stdout.Data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.pgid != e.pid || e.ppid != os.Getpid() {
+				t.Errorf("child %d (parent %d) is in group %d; want a child of this process leading its own group", e.pid, e.ppid, e.pgid)
+			}
+			wantSid, wantTty := self.sid, self.tty
+			if tt.newSession {
+				wantSid, wantTty = e.pid, 0
+			}
+			if e.sid != wantSid || e.tty != wantTty {
+				t.Errorf("child is in session %d with terminal %#x; want %d, %#x", e.sid, e.tty, wantSid, wantTty)
+			}
+		})
 	}
 }
 
