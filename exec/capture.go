@@ -1,14 +1,14 @@
 package exec
 
-import "io"
+import "os"
 
 // Read buffer sizes. A reader starts small, since most commands print
 // little and a run should not cost a large allocation, and doubles its
-// buffer each time a read fills it, up to readSize: the pipe size the
-// runner asks the kernel for, so a flooding child is drained in few, large
-// reads.
+// buffer each time a read fills it, up to readSize. When it gets there it
+// asks the kernel for a pipe of that size too, so a flooding child is
+// drained in few, large reads while a quiet one costs no extra system call.
 const (
-	firstReadSize = 16 << 10
+	firstReadSize = 4 << 10
 	readSize      = 256 << 10
 )
 
@@ -26,21 +26,24 @@ type capture struct {
 	// passes limit; nil when the command drains past its cap.
 	overflow func()
 
+	buf   []byte // the read buffer, allocated up front (see newCapture)
 	data  []byte
 	total int64
 }
 
 // newCapture returns a capture for stream s that keeps limit bytes.
 func newCapture(s Stream, limit int64, f *feed, overflow func()) *capture {
-	return &capture{stream: s, limit: limit, feed: f, overflow: overflow}
+	// The buffer is made here, on the heap: made in drain it would sit on
+	// the reading goroutine's stack and cost every run a stack copy.
+	return &capture{stream: s, limit: limit, feed: f, overflow: overflow, buf: make([]byte, firstReadSize)}
 }
 
 // drain reads r until EOF or any error; a read deadline set by the runner
 // ends it early when processes outside the group hold the pipe open. It is
 // the only writer of c's fields, and the runner reads them only after drain
 // has returned.
-func (c *capture) drain(r io.Reader) {
-	buf := make([]byte, firstReadSize)
+func (c *capture) drain(r *os.File) {
+	buf := c.buf
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
@@ -51,6 +54,9 @@ func (c *capture) drain(r io.Reader) {
 		}
 		if n == len(buf) && len(buf) < readSize {
 			buf = make([]byte, 2*len(buf))
+			if len(buf) == readSize {
+				growPipe(r)
+			}
 		}
 	}
 }

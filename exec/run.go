@@ -22,19 +22,36 @@ func (l *Local) Run(ctx context.Context, cmd Command, out func(Chunk)) Result {
 		res.Cancelled = true
 		return res
 	}
-	r := &run{l: l, cmd: cmd, exited: make(chan struct{}), drained: make(chan struct{})}
+	r := &run{l: l, cmd: cmd, exited: make(chan struct{}), drained: make(chan struct{}), ended: make(chan struct{})}
 	start := time.Now()
 	if err := r.start(out); err != nil {
 		return notStarted(explainStart(cmd, err))
 	}
-	res := r.supervise(ctx, l.Timeout(cmd.Timeout))
+	// This goroutine waits for the exit in the kernel itself, as a bare
+	// os/exec Wait does; the limits act from their own goroutines, started
+	// only if one fires.
+	disarm := r.enforce(ctx, l.Timeout(cmd.Timeout))
+	r.awaitExit()
+	close(r.exited)
+	disarm()
+	why := r.settle()
+	// Whatever the leader left running in its group is an orphan of an
+	// approved one-shot command, not something the operator approved to
+	// outlive it.
+	killGroup(r.c.Process)
 	code, sig := r.reap()
-	res.Duration = time.Since(start)
+	res := Result{
+		ExitCode:       code,
+		Signal:         sig,
+		Duration:       time.Since(start),
+		TimedOut:       why == endTimeout,
+		Cancelled:      why == endCancel,
+		OverflowKilled: why == endOverflow,
+	}
 	r.finishReading()
 	if r.feed != nil {
 		r.feed.close()
 	}
-	res.ExitCode, res.Signal = code, sig
 	res.Stdout, res.Stderr = r.stdout.output(), r.stderr.output()
 	return res
 }
@@ -49,16 +66,20 @@ type run struct {
 	feed           *feed
 	pipes          [2]*os.File   // read ends, closed by finishReading
 	drained        chan struct{} // closed when both readers hit EOF
-	overflow       chan struct{} // closed when a stream passes its cap under Kill
-	overflowOnce   sync.Once
+
+	// endOnce is taken by the first limit to fire, or by the exit; ended
+	// is closed when the ending it started, if any, is over.
+	endOnce sync.Once
+	endWhy  endReason
+	ended   chan struct{}
 
 	// exited is closed when the leader has exited. On Linux it is then a
-	// zombie until reap; elsewhere the watcher has already reaped it.
+	// zombie until reap; elsewhere awaitExit has already reaped it.
 	exited chan struct{}
 	reaped bool
 }
 
-// start launches the child with its pipes, readers and exit watcher.
+// start launches the child with its pipes and readers.
 func (r *run) start(out func(Chunk)) error {
 	c := &osexec.Cmd{
 		Path:      r.cmd.Path,
@@ -74,18 +95,16 @@ func (r *run) start(out func(Chunk)) error {
 	}
 	// Otherwise Stdin stays nil, which os/exec turns into /dev/null.
 	ownGroup(c, r.l.opts.NewSession)
-	outR, outW, err := os.Pipe()
+	outR, outW, err := newPipe()
 	if err != nil {
 		return err
 	}
-	errR, errW, err := os.Pipe()
+	errR, errW, err := newPipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
 		return err
 	}
-	growPipe(outR)
-	growPipe(errR)
 	c.Stdout, c.Stderr = outW, errW
 	err = c.Start()
 	// The child has its own copies; ours must go, or EOF never comes.
@@ -101,8 +120,9 @@ func (r *run) start(out func(Chunk)) error {
 	limit := r.l.MaxOutput(r.cmd.MaxOutput)
 	var overflow func()
 	if r.cmd.OnOverflow == Kill {
-		r.overflow = make(chan struct{})
-		overflow = func() { r.overflowOnce.Do(func() { close(r.overflow) }) }
+		// Ending takes up to the grace period; the reader must go on
+		// draining meanwhile.
+		overflow = func() { go r.end(endOverflow) }
 	}
 	if out != nil {
 		r.feed = newFeed(out, r.l.opts.FlushInterval)
@@ -119,18 +139,16 @@ func (r *run) start(out func(Chunk)) error {
 			}
 		}()
 	}
-	go r.watch()
 	return nil
 }
 
-// watch closes exited when the leader has exited, reaping it only where
+// awaitExit returns when the leader has exited, reaping it only where
 // waiting without reaping is not possible.
-func (r *run) watch() {
+func (r *run) awaitExit() {
 	if err := awaitExit(r.c.Process); err != nil {
 		_ = r.c.Wait() // the status is read from ProcessState in reap
 		r.reaped = true
 	}
-	close(r.exited)
 }
 
 // reap collects the leader's exit status. The leader has exited and its

@@ -1,0 +1,76 @@
+package exec
+
+import (
+	"context"
+	"time"
+)
+
+// endReason says why a run was ended before its leader exited by itself.
+type endReason uint8
+
+const (
+	notEnded endReason = iota
+	endTimeout
+	endCancel
+	endOverflow
+)
+
+// enforce arms the run's limits: the timeout and ctx. Nothing waits on them
+// until one fires (time.AfterFunc and context.AfterFunc start no goroutine
+// before then), so a run that ends by itself pays for no extra goroutine or
+// thread wakeup. The returned func disarms them.
+func (r *run) enforce(ctx context.Context, timeout time.Duration) (disarm func()) {
+	t := time.AfterFunc(timeout, func() { r.end(endTimeout) })
+	stop := context.AfterFunc(ctx, func() { r.end(endCancel) })
+	return func() {
+		t.Stop()
+		stop()
+	}
+}
+
+// end ends the process group for why, unless the leader has exited already
+// or another limit got there first. Timeout, cancellation and an overflow
+// under Kill all end the same way: SIGTERM to the group, up to the grace
+// period for the group to go, then SIGKILL to the group. SIGKILL cannot be
+// caught or ignored, so the leader's exit follows at once.
+func (r *run) end(why endReason) {
+	first := false
+	r.endOnce.Do(func() { r.endWhy, first = why, true })
+	if !first {
+		return
+	}
+	defer close(r.ended)
+	r.terminate()
+	killGroup(r.c.Process)
+}
+
+// settle is called once the leader has exited. It keeps any limit that
+// fires later from acting, waits for an ending already under way to finish
+// (so no signal is sent after the leader is reaped) and says why the run was
+// ended, if it was.
+func (r *run) settle() endReason {
+	r.endOnce.Do(func() { close(r.ended) })
+	<-r.ended
+	return r.endWhy
+}
+
+// terminate sends SIGTERM to the group and waits out the grace period, or
+// less: until the leader has exited and the pipes are closed, the sign that
+// the group's processes (which inherited them) are gone too. A grandchild
+// handling SIGTERM thus gets the same grace as the leader.
+func (r *run) terminate() {
+	terminateGroup(r.c.Process)
+	grace := time.NewTimer(r.l.opts.Grace)
+	defer grace.Stop()
+	exited, drained := r.exited, r.drained
+	for exited != nil || drained != nil {
+		select {
+		case <-exited:
+			exited = nil
+		case <-drained:
+			drained = nil
+		case <-grace.C:
+			return
+		}
+	}
+}
