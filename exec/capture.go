@@ -4,11 +4,14 @@ import "os"
 
 // Read buffer sizes. A reader starts small, since most commands print
 // little and a run should not cost a large allocation, and doubles its
-// buffer each time a read fills it, up to readSize. When it gets there it
-// asks the kernel for a pipe of that size too, so a flooding child is
-// drained in few, large reads while a quiet one costs no extra system call.
+// buffer each time a read fills it, up to readSize. A read cannot return
+// more than the pipe holds, so when one fills a buffer of the default pipe
+// size the reader asks the kernel for a pipe of readSize too: a flooding
+// child is then drained in few, large reads, while a quiet one costs no
+// extra system call.
 const (
 	firstReadSize = 4 << 10
+	defaultPipe   = 64 << 10
 	readSize      = 256 << 10
 )
 
@@ -26,7 +29,7 @@ type capture struct {
 	// passes limit; nil when the command drains past its cap.
 	overflow func()
 
-	buf   []byte // the read buffer, allocated up front (see newCapture)
+	first []byte // the first read buffer, allocated up front (see newCapture)
 	data  []byte
 	total int64
 }
@@ -35,7 +38,7 @@ type capture struct {
 func newCapture(s Stream, limit int64, f *feed, overflow func()) *capture {
 	// The buffer is made here, on the heap: made in drain it would sit on
 	// the reading goroutine's stack and cost every run a stack copy.
-	return &capture{stream: s, limit: limit, feed: f, overflow: overflow, buf: make([]byte, firstReadSize)}
+	return &capture{stream: s, limit: limit, feed: f, overflow: overflow, first: make([]byte, firstReadSize)}
 }
 
 // drain reads r until EOF or any error; a read deadline set by the runner
@@ -43,7 +46,7 @@ func newCapture(s Stream, limit int64, f *feed, overflow func()) *capture {
 // the only writer of c's fields, and the runner reads them only after drain
 // has returned.
 func (c *capture) drain(r *os.File) {
-	buf := c.buf
+	buf := c.first
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
@@ -53,10 +56,10 @@ func (c *capture) drain(r *os.File) {
 			return
 		}
 		if n == len(buf) && len(buf) < readSize {
-			buf = make([]byte, 2*len(buf))
-			if len(buf) == readSize {
+			if len(buf) == defaultPipe {
 				growPipe(r)
 			}
+			buf = make([]byte, 2*len(buf))
 		}
 	}
 }
