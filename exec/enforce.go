@@ -15,7 +15,9 @@ const (
 	endOverflow
 )
 
-// enforce arms the run's limits: the timeout and ctx. Nothing waits on them
+// enforce arms the run's limits: the timeout and ctx, which a caller
+// cancels when its client gives up and the server cancels when it shuts
+// down, so all three end a run the same way. Nothing waits on them
 // until one fires (time.AfterFunc and context.AfterFunc start no goroutine
 // before then), so a run that ends by itself pays for no extra goroutine or
 // thread wakeup. The returned func disarms them.
