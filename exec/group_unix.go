@@ -17,8 +17,8 @@ import (
 // credential helpers, pagers) fails at once instead of stopping on SIGTTIN
 // or drawing over the console, where its text would bypass every escape
 // the console applies to output. It is optional because a new session
-// costs the kernel a scheduling group where autogroup is on, which
-// measured about a tenth of a millisecond per run.
+// costs the kernel a scheduling group where autogroup is on (see
+// Options.NewSession).
 func ownGroup(c *osexec.Cmd, newSession bool) {
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: !newSession, Setsid: newSession}
 }
