@@ -7,12 +7,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLocalRun_LiveOutputIsCoalesced(t *testing.T) {
 	const writes = 300 // one byte each, a sleep apart, so each read gets one
+	const interval = 50 * time.Millisecond
 	var live liveLog
-	res := NewLocal(Options{}).Run(context.Background(), helperCmd(t, "drip", strconv.Itoa(writes)), live.add)
+	l := NewLocal(Options{FlushInterval: interval})
+	res := l.Run(context.Background(), helperCmd(t, "drip", strconv.Itoa(writes)), live.add)
 	if got := string(res.Stdout.Data); got != strings.Repeat(".", writes) {
 		t.Fatalf("stdout %q, want %d dots", got, writes)
 	}
@@ -22,10 +25,14 @@ func TestLocalRun_LiveOutputIsCoalesced(t *testing.T) {
 	if n := live.skipped(Stdout); n != 0 {
 		t.Errorf("%d bytes skipped for a receiver that kept up", n)
 	}
-	// At the default 25 ms interval a run of this length (some 300 ms)
-	// flushes about a dozen times; one callback per write would be 300.
-	if n := live.len(); n > writes/10 {
-		t.Errorf("%d callbacks for %d writes in %v, want at most %d", n, writes, res.Duration, writes/10)
+	// One callback per interval the run lasted (plus the first and the
+	// last), however many writes; one per write would be 300.
+	limit := int(res.Duration/interval) + 3
+	if limit >= writes {
+		t.Fatalf("the run took %v, too long to tell coalescing from none", res.Duration)
+	}
+	if n := live.len(); n > limit {
+		t.Errorf("%d callbacks for %d writes in %v, want at most %d", n, writes, res.Duration, limit)
 	}
 	t.Logf("%d callbacks for %d writes in %v", live.len(), writes, res.Duration)
 }
