@@ -38,6 +38,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		newCheckCmd(),
 		newExplainCmd(),
+		newReplayCmd(),
 		newLogCmd(),
 	)
 	return root

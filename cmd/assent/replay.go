@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/journal"
+	"github.com/assent-sh/assent/policy"
+)
+
+// replayOptions is one `assent replay --dry-run` invocation.
+type replayOptions struct {
+	journal string
+	tools   []string
+	policy  policySources
+	json    bool
+}
+
+func newReplayCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "replay JOURNAL --dry-run",
+		Short: "Report what today's tools and policy would decide for each journaled call",
+		Long: `Read the calls of a journal and put each through today's tool files, argument
+checks and policy, without running anything: print what was decided then, what
+would be decided now, and where they differ (a tool gone, arguments now refused,
+a different argv, a different decision). Calls whose secrets were masked in the
+journal cannot be replayed exactly and are marked so.
+
+A replayed call is always a new call: nothing recorded as approved, denied or
+interrupted is ever run on the strength of the record.
+
+Exit status: 0 when every call would be decided as it was, 3 when any differs,
+1 on errors.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f := cmd.Flags()
+			if dry, _ := f.GetBool("dry-run"); !dry {
+				return fmt.Errorf("replay without --dry-run re-queues calls into a running console, which this build does not do yet; use --dry-run")
+			}
+			o := replayOptions{journal: args[0]}
+			o.tools, _ = f.GetStringArray("tools")
+			o.policy.file, _ = f.GetString("policy")
+			o.policy.remembered, _ = f.GetString("remembered")
+			o.json, _ = f.GetBool("json")
+			return o.run(cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.Bool("dry-run", false, "decide each call with today's config and policy, run nothing")
+	f.StringArray("tools", nil, "tool file (repeatable; default the embedded pack)")
+	f.String("policy", "", "policy file with more rules")
+	f.String("remembered", "", "remembered-rules file (default $XDG_STATE_HOME/assent/remembered.json)")
+	f.Bool("json", false, "print one JSON object per call")
+	return cmd
+}
+
+// replayed is one journaled call compared with today's decision.
+type replayed struct {
+	Call    string   `json:"call"`
+	Tool    string   `json:"tool"`
+	Then    string   `json:"then"`
+	Now     string   `json:"now"`
+	Rule    string   `json:"rule,omitempty"`
+	Argv    []string `json:"argv,omitempty"`
+	Differs []string `json:"differs,omitempty"`
+}
+
+func (o replayOptions) run(w io.Writer) error {
+	cfg, err := loadConfig(o.tools)
+	if err != nil {
+		return err
+	}
+	pol, err := loadPolicy(cfg, o.policy)
+	if err != nil {
+		return err
+	}
+	recs, err := journal.Read(o.journal)
+	if err != nil {
+		return err
+	}
+	var out []replayed
+	differ := false
+	for _, c := range journal.Calls(recs) {
+		r := replayCall(cfg, pol, c)
+		differ = differ || len(r.Differs) > 0
+		out = append(out, r)
+	}
+	if o.json {
+		enc := json.NewEncoder(w)
+		for _, r := range out {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "CALL\tTOOL\tTHEN\tNOW\tDIFFERS")
+		for _, r := range out {
+			now := r.Now
+			if r.Rule != "" {
+				now += " (rule " + r.Rule + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", displayWord(r.Call), displayWord(r.Tool), r.Then, displayWord(now),
+				orDash(strings.Join(r.Differs, "; ")))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if differ {
+		return &exitError{code: 3, err: fmt.Errorf("some calls would be decided differently today"), quiet: true}
+	}
+	return nil
+}
+
+// replayCall decides a journaled call with today's config and policy.
+func replayCall(cfg *config.Config, pol *policy.Policy, c journal.Call) replayed {
+	r := replayed{Call: c.ID, Tool: c.Tool, Then: string(c.Decision) + " by " + string(c.Decider)}
+	if c.State == journal.Interrupted {
+		r.Then += ", interrupted"
+	}
+	tool := cfg.Tool(c.Tool)
+	if tool == nil {
+		r.Now, r.Differs = "refused", []string{"the tool no longer exists"}
+		return r
+	}
+	if masked(c.Args) {
+		r.Differs = append(r.Differs, "secret arguments were masked in the journal")
+	}
+	e, err := tool.Prepare(c.Args)
+	if err != nil {
+		r.Now = "refused"
+		r.Differs = append(r.Differs, "arguments refused today: "+err.Error())
+		return r
+	}
+	r.Argv = e.Command.Argv
+	d := pol.Decide(policy.Input{Tool: tool.Name, ReadOnly: tool.ReadOnly, Shell: tool.Shell, Args: e.Values,
+		Path: e.Command.Path, Argv: e.Command.Argv, Client: c.Client})
+	r.Now, r.Rule = string(d.Action), d.Rule
+	if c.Edit == nil && c.Argv != nil && !slices.Equal(c.Argv, e.Command.Argv) {
+		r.Differs = append(r.Differs, "argv differs from the one journaled")
+	}
+	if c.Decider == journal.ByRule && string(c.Decision) != string(d.Action) {
+		r.Differs = append(r.Differs, fmt.Sprintf("decision was %s by rule %s", c.Decision, orDash(c.Rule)))
+	}
+	return r
+}
+
+// masked reports whether the journal replaced any argument with a secret
+// token, so the original value is gone.
+func masked(args map[string]any) bool {
+	b, _ := json.Marshal(args)
+	return strings.Contains(string(b), "‹secret:")
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/assent-sh/assent/journal"
+)
+
+func TestReplay_DryRun(t *testing.T) {
+	inTempState(t)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := journal.Open(path, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := []journal.Record{
+		{Call: "r-1", Event: journal.Received, Tool: "get_info", Args: map[string]any{}},
+		{Call: "r-1", Event: journal.Decided, Decision: journal.Allow, Decider: journal.ByRule, Rule: "read-only",
+			Argv: []string{"uname", "-a"}},
+		{Call: "r-2", Event: journal.Received, Tool: "gone_tool"},
+		{Call: "r-2", Event: journal.Decided, Decision: journal.Allow, Decider: journal.ByOperator},
+		{Call: "r-3", Event: journal.Received, Tool: "list_files", Args: map[string]any{"directory": "/etc"}},
+		{Call: "r-3", Event: journal.Decided, Decision: journal.Allow, Decider: journal.ByRule, Rule: "read-only"},
+		{Call: "r-4", Event: journal.Received, Tool: "read_file", Args: map[string]any{"path": filepath.Join(wd, "main.go")}},
+		{Call: "r-4", Event: journal.Decided, Decision: journal.Deny, Decider: journal.ByRule, Rule: "old-deny"},
+	}
+	for _, r := range calls {
+		if _, err := j.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, "replay", path, "--dry-run")
+	if code := exitCodeOrZero(err); code != 3 {
+		t.Fatalf("exit %d (%v), want 3\n%s", code, err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := map[string][]string{
+		"r-1": {"allow by rule", "allow (rule read-only)", "  -"},
+		"r-2": {"refused", "the tool no longer exists"},
+		"r-3": {"refused", "arguments refused today", "outside the allowed directories"},
+		"r-4": {"deny by rule", "allow (rule read-only)", "decision was deny by rule old-deny"},
+	}
+	for _, l := range lines[1:] {
+		id := strings.Fields(l)[0]
+		for _, w := range want[id] {
+			if !strings.Contains(l, w) {
+				t.Errorf("line for %s lacks %q: %s", id, w, l)
+			}
+		}
+		delete(want, id)
+	}
+	if len(want) > 0 {
+		t.Fatalf("calls missing from the report: %v\n%s", want, out)
+	}
+	if _, err := run(t, "replay", path); err == nil || !strings.Contains(err.Error(), "--dry-run") {
+		t.Fatalf("replay without --dry-run: %v", err)
+	}
+}
