@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/queue"
+)
+
+// secretMask replaces a secret value wherever a call is shown.
+const secretMask = "•••"
+
+// mask replaces every secret in s. It runs on raw text, before quoting or
+// escaping, so a secret is found whatever those would make of it.
+func mask(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if sec != "" {
+			s = strings.ReplaceAll(s, sec, secretMask)
+		}
+	}
+	return s
+}
+
+// clean is text from an agent, a client or a child, masked and made safe
+// to draw.
+func clean(s string, secrets []string) string { return exec.Escape(mask(s, secrets)) }
+
+// quoteArg is one argv element as the console shows it: masked, then
+// quoted with invisible characters as escapes.
+func quoteArg(s string, secrets []string) string { return exec.Quote(mask(s, secrets)) }
+
+// state is how a call's place in its life is drawn.
+type state struct {
+	icon  string
+	label string
+	style lipgloss.Style
+}
+
+// stateOf describes the call for the list and the detail title.
+func stateOf(st *Styles, c *queue.Call, now time.Time) state {
+	switch c.Status {
+	case queue.Received:
+		return state{iconChecking, "checking", st.Muted}
+	case queue.Pending:
+		return state{iconPending, "pending", st.Pending}
+	case queue.Approved:
+		return state{iconRunning, "starting", st.Running}
+	case queue.Running:
+		return state{iconRunning, "running " + duration(now.Sub(c.Started)), st.Running}
+	case queue.Denied, queue.Refused:
+		return state{iconDenied, deciderLabel(c), st.Denied}
+	case queue.Cancelled:
+		return state{iconCancelled, "withdrawn", st.Muted}
+	}
+	r := c.Result
+	took := duration(c.Ended.Sub(c.Started))
+	switch {
+	case r == nil:
+		return state{iconOK, "done", st.OK}
+	case c.Killed:
+		return state{iconFailed, "killed", st.Failed}
+	case r.TimedOut:
+		return state{iconFailed, "timeout " + took, st.Failed}
+	case r.StartError != "":
+		return state{iconFailed, "not started", st.Failed}
+	case r.Cancelled:
+		return state{iconFailed, "cancelled", st.Failed}
+	case r.ExitCode != 0:
+		return state{iconFailed, fmt.Sprintf("%d %s", r.ExitCode, took), st.Failed}
+	}
+	return state{iconOK, "0 " + took, st.OK}
+}
+
+// deciderLabel says in one word who settled the call.
+func deciderLabel(c *queue.Call) string {
+	switch c.Decider {
+	case "":
+		return ""
+	case queue.ByRule:
+		if c.Status == queue.Denied {
+			return "rule"
+		}
+		return "auto"
+	case queue.ByValidation:
+		return "invalid"
+	}
+	return string(c.Decider)
+}
+
+// decision says in a phrase how the call was decided, for the detail.
+func decision(c *queue.Call) string {
+	d := c.Decision
+	rule := ""
+	if d.Rule != "" {
+		rule = " " + clean(d.Rule, nil)
+	}
+	switch {
+	case c.Status == queue.Pending || c.Status == queue.Received:
+		if d.Rule == "" {
+			return "asks: " + clean(d.Reason, nil)
+		}
+		return "asks: rule" + rule
+	case c.Decider == queue.ByRule && (c.Status == queue.Denied):
+		return "denied by rule" + rule + ": " + clean(d.Reason, nil)
+	case c.Decider == queue.ByRule:
+		return "approved by rule" + rule
+	case c.Decider == queue.ByOperator && c.Status == queue.Denied:
+		return "denied by the operator" + reasonSuffix(c.Reason)
+	case c.Decider == queue.ByOperator:
+		if c.Original != nil {
+			return "approved by the operator, edited"
+		}
+		return "approved by the operator"
+	case c.Status == queue.Refused || c.Status == queue.Denied || c.Status == queue.Cancelled:
+		return string(c.Status) + " (" + deciderLabel(c) + ")" + reasonSuffix(c.Reason)
+	}
+	return string(c.Status)
+}
+
+func reasonSuffix(r string) string {
+	if r == "" {
+		return ""
+	}
+	return ": " + clean(r, nil)
+}
+
+// duration writes a span for people, shortest first.
+func duration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0ms"
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute && d%time.Second == 0:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}

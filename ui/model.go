@@ -1,0 +1,193 @@
+// Package ui is assent's console: a Bubble Tea program that shows the
+// queue's calls as they arrive, run and end, and turns the operator's keys
+// into queue actions. It reads the queue through one subscription and acts
+// only through the queue's methods, from commands; it never runs a process,
+// evaluates a rule or writes the journal itself.
+//
+// Everything an agent, a client or a child process wrote is escaped before
+// it is drawn: argv elements are quoted with invisible characters as
+// escapes, and output passes through the same escaper line by line.
+package ui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/assent-sh/assent/queue"
+)
+
+// statusTTL is how long a status message stays.
+const statusTTL = 5 * time.Second
+
+// Model is the console's root model. It is the only part that calls the
+// queue, and does so from the commands it returns.
+type Model struct {
+	q     *queue.Queue
+	o     Options
+	st    Styles
+	keys  keyMap
+	help  help.Model
+	calls *calls
+
+	width, height int
+
+	selected  queue.ID
+	listTop   int   // first row of the list shown
+	detailTop int   // first line of the detail shown
+	follow    bool  // the output pane follows the tail
+	outBottom int64 // when not following, the line shown at the bottom
+
+	dialog      dialog
+	filtering   bool
+	filterInput textinput.Model
+
+	status     statusMsg
+	statusSeq  int
+	change     *Change // a config change waiting for the operator
+	journalErr error
+	journal    string
+	graceUntil time.Time
+	ticking    bool
+	ready      bool // the snapshot arrived
+	quitting   bool
+	closeErr   error
+	fatal      error
+
+	// now is the clock; after schedules a message (tea.Tick). Tests
+	// replace both.
+	now   func() time.Time
+	after func(time.Duration, tea.Msg) tea.Cmd
+}
+
+// New returns the console for o. It shows nothing of the queue until the
+// feeder delivers the snapshot; Run starts both.
+func New(o Options) Model {
+	o = o.withDefaults()
+	st := NewStyles(o.NoColor)
+	h := help.New()
+	h.Styles = st.Help
+	h.ShortSeparator = "  "
+	fi := textinput.New()
+	fi.Prompt = "/"
+	fi.Placeholder = "tool, client or state"
+	fi.SetStyles(st.TextInput)
+	m := Model{
+		q: o.Queue, o: o, st: st, keys: defaultKeyMap(), help: h,
+		calls:  newCalls(o.History, o.OutputLines),
+		width:  80,
+		height: 24,
+		follow: true, filterInput: fi,
+		now: time.Now,
+		after: func(d time.Duration, msg tea.Msg) tea.Cmd {
+			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+		},
+	}
+	if o.Queue != nil {
+		m.journal = o.Queue.JournalPath()
+	}
+	m.layout()
+	return m
+}
+
+// Init implements tea.Model.
+func (m Model) Init() tea.Cmd { return nil }
+
+// Update implements tea.Model. It dispatches by concern: keys, queue
+// events and sizes each have their own handler.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m.handleResize(msg)
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.PasteMsg:
+		return m.handlePaste(msg)
+	case snapshotMsg:
+		return m.handleSnapshot(msg)
+	case eventMsg:
+		return m.handleQueueEvent(msg)
+	case changeMsg:
+		return m.handleChange(msg)
+	case narrowestMsg:
+		return m.openAlways(msg)
+	case statusMsg:
+		return m.setStatus(msg)
+	case statusExpiredMsg:
+		if msg.seq == m.statusSeq {
+			m.status = statusMsg{}
+		}
+	case refreshMsg:
+		m.ticking = false
+		return m.tick()
+	case closedMsg:
+		m.closeErr = msg.err
+		return tea.Quit
+	case fatalMsg:
+		m.fatal = msg.err
+	case tea.InterruptMsg:
+		return m.requestQuit()
+	}
+	return nil
+}
+
+// setStatus shows a message in the status line for statusTTL.
+func (m *Model) setStatus(s statusMsg) tea.Cmd {
+	if s.text == "" && s.err == nil {
+		return nil
+	}
+	m.status = s
+	m.statusSeq++
+	return m.after(statusTTL, statusExpiredMsg{m.statusSeq})
+}
+
+// tick keeps elapsed times moving while calls run.
+func (m *Model) tick() tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	if _, running, _ := m.calls.counts(); running == 0 {
+		return nil
+	}
+	m.ticking = true
+	return m.after(time.Second, refreshMsg{})
+}
+
+// selectedEntry returns the selected call, or nil when the list is empty.
+func (m *Model) selectedEntry() *entry {
+	if e := m.calls.byID[m.selected]; e != nil && m.calls.index(m.selected) >= 0 {
+		return e
+	}
+	return nil
+}
+
+// selectCall selects the call and resets the detail and output panes.
+func (m *Model) selectCall(id queue.ID) {
+	if id != m.selected {
+		m.detailTop, m.follow = 0, true
+	}
+	m.selected = id
+	m.scrollList()
+}
+
+// autoSelect selects a call that was not chosen by the operator. When it
+// is pending, keys are ignored for the grace period, so a keystroke meant
+// for what was selected before approves nothing.
+func (m *Model) autoSelect(e *entry) {
+	m.selectCall(e.call.ID)
+	if e.call.Status == queue.Pending {
+		m.startGrace()
+	}
+}
+
+func (m *Model) startGrace() { m.graceUntil = m.now().Add(m.o.Grace) }
+
+// inGrace reports whether keys are being ignored.
+func (m *Model) inGrace() bool { return m.now().Before(m.graceUntil) }

@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/assent-sh/assent/queue"
+)
+
+// detailTitle names the call in the detail box's top edge.
+func (m *Model) detailTitle(c *queue.Call) string {
+	t := m.st.Title.Render(c.ID.String()+" "+clean(c.Tool, nil)) + m.st.Muted.Render(" · ")
+	if c.Client != "" {
+		t += clean(c.Client, nil) + m.st.Muted.Render(" · ")
+	}
+	s := stateOf(&m.st, c, m.now())
+	if c.Status == queue.Done && c.Result != nil && !c.Killed && !c.Result.TimedOut && c.Result.StartError == "" {
+		return t + s.style.Render(fmt.Sprintf("exit %d", c.Result.ExitCode))
+	}
+	return t + s.style.Render(s.label)
+}
+
+// detailLines describes the call in full, wrapped to w cells: the program,
+// every argv element on its own line, where and how it runs, and how it
+// ended. Nothing is cut; the pane scrolls instead.
+func (m *Model) detailLines(c *queue.Call, w int) []string {
+	st := &m.st
+	var lines []string
+	add := func(s string, indent string) { lines = append(lines, wrap(s, w, indent)...) }
+	cmd := c.Command
+	if cmd.Path == "" {
+		add(st.Warning.Render("not expanded: the arguments were refused"), "  ")
+		m.argLines(c, w, &lines)
+	} else {
+		add(quoteArg(cmd.Path, c.Secrets), "    ")
+		if a0 := cmd.Argv[0]; a0 != cmd.Path && a0 != filepath.Base(cmd.Path) {
+			add(st.Muted.Render("  as argv[0] ")+quoteArg(a0, c.Secrets), "    ")
+		}
+		for _, a := range cmd.Argv[1:] {
+			q := quoteArg(a, c.Secrets)
+			if strings.HasPrefix(q, "$'") {
+				add("  "+st.Warning.Render(q), "    ")
+				lines = append(lines, st.Warning.Render("    "+iconWarning+" invisible characters shown as escapes"))
+				continue
+			}
+			add("  "+q, "    ")
+		}
+	}
+	var meta []string
+	if cmd.Dir != "" {
+		meta = append(meta, "cwd "+quoteArg(cmd.Dir, c.Secrets))
+	}
+	if cmd.Timeout > 0 {
+		meta = append(meta, "timeout "+duration(cmd.Timeout))
+	}
+	if len(meta) > 0 {
+		add(st.Muted.Render(strings.Join(meta, " · ")), "  ")
+	}
+	for _, kv := range cmd.Env {
+		add(st.Muted.Render("env +")+quoteArg(kv, c.Secrets), "    ")
+	}
+	if cmd.Stdin != "" {
+		preview := clean(cmd.Stdin, c.Secrets)
+		add(st.Muted.Render(fmt.Sprintf("stdin %s: ", byteSize(int64(len(cmd.Stdin)))))+
+			ansi.Truncate(preview, max(10, w-20), "…"), "  ")
+	}
+	if c.Shell {
+		add(st.Warning.Render(iconWarning+" shell tool: it can run any program; never auto-approved"), "  ")
+	}
+	if c.Original != nil {
+		add(st.Muted.Render("edited; the agent asked for:"), "  ")
+		q := make([]string, len(c.Original.Argv))
+		for i, a := range c.Original.Argv {
+			q[i] = quoteArg(a, c.Secrets)
+		}
+		add(st.Muted.Render("  "+strings.Join(q, " ")), "    ")
+	}
+	if c.Status == queue.Pending {
+		add(st.Pending.Render(decision(c)), "  ")
+	} else {
+		add(st.Muted.Render("→ ")+decision(c), "  ")
+	}
+	if r := c.Result; r != nil {
+		add(m.resultLine(c), "  ")
+	}
+	return lines
+}
+
+// resultLine says how a call that ran ended.
+func (m *Model) resultLine(c *queue.Call) string {
+	r := c.Result
+	parts := []string{fmt.Sprintf("exit %d", r.ExitCode)}
+	switch {
+	case c.Killed:
+		parts = append(parts, "killed by the operator")
+	case r.TimedOut:
+		parts = append(parts, "timed out")
+	case r.Cancelled:
+		parts = append(parts, "cancelled")
+	}
+	if r.Signal != "" {
+		parts = append(parts, clean(r.Signal, nil))
+	}
+	if !c.Started.IsZero() {
+		parts = append(parts, duration(c.Ended.Sub(c.Started)))
+	}
+	out := fmt.Sprintf("stdout %s, stderr %s", byteSize(r.Stdout.Bytes), byteSize(r.Stderr.Bytes))
+	if r.Stdout.Truncated || r.Stderr.Truncated {
+		out += " (truncated)"
+	}
+	parts = append(parts, out)
+	s := strings.Join(parts, " · ")
+	if r.StartError != "" {
+		s += ": " + clean(r.StartError, c.Secrets)
+	}
+	if r.ExitCode != 0 || c.Killed || r.TimedOut || r.StartError != "" {
+		return m.st.Failed.Render(s)
+	}
+	return m.st.OK.Render(s)
+}
+
+// argLines lists the arguments of a call that was never expanded.
+func (m *Model) argLines(c *queue.Call, w int, lines *[]string) {
+	keys := make([]string, 0, len(c.Args))
+	for k := range c.Args {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v := maskValue(c.Args[k], c.Secrets)
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		text := fmt.Sprint(v)
+		if enc.Encode(v) == nil {
+			text = strings.TrimSuffix(b.String(), "\n")
+		}
+		*lines = append(*lines, wrap("  "+clean(k, nil)+"="+clean(text, nil), w, "    ")...)
+	}
+}
+
+// maskValue masks secrets in a decoded JSON value before it is encoded
+// again, so an escape the encoder adds cannot hide a secret from mask.
+func maskValue(v any, secrets []string) any {
+	switch v := v.(type) {
+	case string:
+		return mask(v, secrets)
+	case []any:
+		out := make([]any, len(v))
+		for i, it := range v {
+			out[i] = maskValue(it, secrets)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, it := range v {
+			out[k] = maskValue(it, secrets)
+		}
+		return out
+	}
+	return v
+}
