@@ -41,6 +41,7 @@ func newAlwaysDialog(st Styles, c *queue.Call, rule policy.Rule) *alwaysDialog {
 	in := textinput.New()
 	in.Prompt = "glob: "
 	in.SetStyles(st.TextInput)
+	in.KeyMap.Paste.SetEnabled(false) // the terminal's paste arrives as a message the console checks
 	fk := defaultFormKeys()
 	fk.Confirm.SetHelp("enter", "save rule and approve")
 	secrets := slices.Clone(c.Secrets)

@@ -25,6 +25,7 @@ func newDenyDialog(st Styles, c *queue.Call) *denyDialog {
 	in.Placeholder = "optional; the agent receives it"
 	in.CharLimit = 1000
 	in.SetStyles(st.TextInput)
+	in.KeyMap.Paste.SetEnabled(false) // the terminal's paste arrives as a message the console checks
 	fk := defaultFormKeys()
 	fk.Confirm.SetHelp("enter", "deny")
 	return &denyDialog{id: c.ID, title: "deny " + c.ID.String() + " " + clean(c.Tool, nil), input: in, fk: fk}

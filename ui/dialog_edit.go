@@ -34,6 +34,7 @@ func newEditDialog(st Styles, c *queue.Call) *editDialog {
 	ta.SetStyles(st.TextArea)
 	// Enter reviews the edit; a command is one line.
 	ta.KeyMap.InsertNewline.SetEnabled(false)
+	ta.KeyMap.Paste.SetEnabled(false) // the terminal's paste arrives as a message the console checks
 	ta.SetValue(c.Command.String())
 	fk := defaultFormKeys()
 	fk.Confirm.SetHelp("enter", "review")

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -22,6 +26,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Interrupt) {
 		return m.requestQuit()
 	}
+	msg.Text = printableOnly(msg.Text)
 	if m.dialog != nil {
 		d, a, cmd := m.dialog.update(msg)
 		m.dialog = d
@@ -121,6 +126,7 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 	if m.inGrace() {
 		return nil
 	}
+	msg.Content = printableOnly(msg.Content)
 	switch {
 	case m.dialog != nil:
 		d, a, cmd := m.dialog.update(msg)
@@ -133,6 +139,19 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 		return cmd
 	}
 	return nil
+}
+
+// printableOnly drops what the operator typed or pasted that could not be
+// shown as itself: the inputs draw their text raw, and an invisible
+// character in a reason or an edit would hide from the operator who
+// approves it. Such characters are typed as escapes instead ($'\u202e').
+func printableOnly(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || (unicode.IsPrint(r) && r != utf8.RuneError) {
+			return r
+		}
+		return -1
+	}, s)
 }
 
 // openAlways opens the "always allow" dialog once the queue has proposed

@@ -74,6 +74,7 @@ func New(o Options) Model {
 	fi.Prompt = "/"
 	fi.Placeholder = "tool, client or state"
 	fi.SetStyles(st.TextInput)
+	fi.KeyMap.Paste.SetEnabled(false)
 	m := Model{
 		q: o.Queue, o: o, st: st, keys: defaultKeyMap(), help: h,
 		calls:  newCalls(o.History, o.OutputLines),

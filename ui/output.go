@@ -134,6 +134,9 @@ func (b *outputBuffer) render(raw []byte) string {
 // runeCut returns a cut point at or before n that does not split a UTF-8
 // sequence.
 func runeCut(p []byte, n int) int {
+	if n >= len(p) {
+		return len(p)
+	}
 	for cut := n; cut > n-utf8.UTFMax && cut > 0; cut-- {
 		if utf8.RuneStart(p[cut]) {
 			return cut
