@@ -48,9 +48,18 @@ func box(border lipgloss.Style, title string, w, h, pad int, lines []string) []s
 }
 
 // wordWrap breaks prose into lines of at most w cells at spaces where it
-// can, within words where it must.
-func wordWrap(s string, w int) []string {
-	return strings.Split(ansi.Wrap(s, w, ""), "\n")
+// can, within words where it must; every line after the first starts
+// with indent.
+func wordWrap(s string, w int, indent string) []string {
+	iw := ansi.StringWidth(indent)
+	if iw >= w {
+		indent, iw = "", 0
+	}
+	lines := strings.Split(ansi.Wrap(s, w-iw, ""), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = indent + lines[i]
+	}
+	return lines
 }
 
 // wrap breaks text into lines of at most w cells, keeping every character

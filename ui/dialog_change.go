@@ -46,9 +46,9 @@ func (d *changeDialog) view(st *Styles) []string {
 	inner := textWidth(d.w)
 	var lines []string
 	if d.change.Err != nil {
-		lines = append(lines, wordWrap(st.Error.Render("The changed config files do not load; the current tools and rules stay:"), inner)...)
+		lines = append(lines, wordWrap(st.Error.Render("The changed config files do not load; the current tools and rules stay:"), inner, "")...)
 		lines = append(lines, "")
-		lines = append(lines, wordWrap(clean(d.change.Err.Error(), nil), inner)...)
+		lines = append(lines, wordWrap(clean(d.change.Err.Error(), nil), inner, "")...)
 		lines = append(lines, "", st.Muted.Render("esc close"))
 		return frame(st.Dialog, st.Title.Render("config change refused"), d.w, d.h, lines)
 	}

@@ -91,7 +91,7 @@ func (d *editDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 func (d *editDialog) view(st *Styles) []string {
 	var lines []string
 	if !d.reviewing {
-		lines = append(lines, wordWrap("Edit the command, quoted as a shell would read it (no shell runs it):", textWidth(d.w))...)
+		lines = append(lines, wordWrap("Edit the command, quoted as a shell would read it (no shell runs it):", textWidth(d.w), "")...)
 		lines = append(lines, "")
 		lines = append(lines, strings.Split(d.area.View(), "\n")...)
 		lines = append(lines, "")
@@ -101,7 +101,7 @@ func (d *editDialog) view(st *Styles) []string {
 		lines = append(lines, st.Muted.Render("enter review the change · esc cancel"))
 		return frame(st.Dialog, st.Title.Render(d.title), d.w, d.h, lines)
 	}
-	lines = append(lines, wordWrap("The edited command differs from what the agent asked for:", textWidth(d.w))...)
+	lines = append(lines, wordWrap("The edited command differs from what the agent asked for:", textWidth(d.w), "")...)
 	lines = append(lines, "")
 	for _, op := range diffArgv(d.orig, d.argv) {
 		text := string(op.kind) + " " + quoteArg(op.word, nil)

@@ -46,7 +46,7 @@ func newHelpDialog(h help.Model, k keyMap, journal string) *infoDialog {
 			h.SetWidth(w)
 			lines := strings.Split(h.FullHelpView(k.FullHelp()), "\n")
 			lines = append(lines, "")
-			lines = append(lines, wordWrap(st.Muted.Render("Keys are ignored for a moment after a call or a dialog appears by itself. Esc closes a dialog and never approves."), w)...)
+			lines = append(lines, wordWrap(st.Muted.Render("Keys are ignored for a moment after a call or a dialog appears by itself. Esc closes a dialog and never approves."), w, "")...)
 			if journal != "" {
 				lines = append(lines, "")
 				lines = append(lines, wrap(st.Muted.Render("journal ")+clean(journal, nil), w, "")...)
@@ -71,7 +71,7 @@ func newConnectDialog(endpoint, token string) *infoDialog {
 			// Snippets wrap without indent, so joining the lines gives
 			// back the exact text.
 			add := func(s string) { lines = append(lines, wrap(s, w, "")...) }
-			lines = append(lines, wordWrap("MCP over Streamable HTTP; every request needs the header.", w)...)
+			lines = append(lines, wordWrap("MCP over Streamable HTTP; every request needs the header.", w, "")...)
 			lines = append(lines, "")
 			add(st.Muted.Render("URL     ") + url)
 			add(st.Muted.Render("header  ") + auth)

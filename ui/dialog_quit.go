@@ -40,10 +40,11 @@ func (d *quitDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 func (d *quitDialog) view(st *Styles) []string {
 	var lines []string
 	if d.pending > 0 {
-		lines = append(lines, fmt.Sprintf("%d call(s) wait for you: they will be denied (%q).", d.pending, closeReason))
+		lines = append(lines, wordWrap(fmt.Sprintf("%d call(s) wait for you: they will be denied (%q).",
+			d.pending, closeReason), textWidth(d.w), "")...)
 	}
 	if d.running > 0 {
-		lines = append(lines, fmt.Sprintf("%d call(s) run: they will be killed.", d.running))
+		lines = append(lines, wordWrap(fmt.Sprintf("%d call(s) run: they will be killed.", d.running), textWidth(d.w), "")...)
 	}
 	lines = append(lines, "", st.Muted.Render("y quit · esc stay"))
 	return frame(st.Dialog, st.Title.Render("quit assent?"), d.w, d.h, lines)

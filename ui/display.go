@@ -55,7 +55,14 @@ func stateOf(st *Styles, c *queue.Call, now time.Time) state {
 		return state{iconDenied, deciderLabel(c), st.Denied}
 	case queue.Cancelled:
 		return state{iconCancelled, "withdrawn", st.Muted}
+	case queue.Done:
+		return doneState(st, c)
 	}
+	return state{iconChecking, string(c.Status), st.Muted}
+}
+
+// doneState describes a call that ran.
+func doneState(st *Styles, c *queue.Call) state {
 	r := c.Result
 	took := duration(c.Ended.Sub(c.Started))
 	switch {

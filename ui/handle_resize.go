@@ -30,7 +30,7 @@ func (m *Model) bodyHeight() int { return max(4, m.height-chromeRows) }
 // listWidth is the width of the queue list, borders included: narrow on
 // a small screen, where the call's detail matters most.
 func (m *Model) listWidth() int {
-	return max(28, min(28+(m.width-80)/2, 60))
+	return max(30, min(30+(m.width-80)/2, 60))
 }
 
 // rightWidth is the width of the detail and output panes.

@@ -81,10 +81,8 @@ func New(o Options) Model {
 		width:  80,
 		height: 24,
 		follow: true, filterInput: fi,
-		now: time.Now,
-		after: func(d time.Duration, msg tea.Msg) tea.Cmd {
-			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
-		},
+		now:   time.Now,
+		after: afterUntil(nil),
 	}
 	if o.Queue != nil {
 		m.journal = o.Queue.JournalPath()
@@ -147,6 +145,23 @@ func (m *Model) setStatus(s statusMsg) tea.Cmd {
 	m.status = s
 	m.statusSeq++
 	return m.after(statusTTL, statusExpiredMsg{m.statusSeq})
+}
+
+// afterUntil returns a scheduler whose timers give up when done closes,
+// so that no timer of the console outlives Run. A nil done never closes.
+func afterUntil(done <-chan struct{}) func(time.Duration, tea.Msg) tea.Cmd {
+	return func(d time.Duration, msg tea.Msg) tea.Cmd {
+		return func() tea.Msg {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				return msg
+			case <-done:
+				return nil
+			}
+		}
+	}
 }
 
 // tick keeps elapsed times moving while calls run.

@@ -25,10 +25,15 @@ func Run(ctx context.Context, o Options, opts ...tea.ProgramOption) error {
 	if os.Getenv("NO_COLOR") != "" {
 		o.NoColor = true
 	}
-	p := tea.NewProgram(New(o), append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
+	timers, stopTimers := context.WithCancel(context.Background())
+	defer stopTimers()
+	m := New(o)
+	m.after = afterUntil(timers.Done())
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
 	stop := startFeeder(ctx, o.Queue, o.Changes, p.Send)
 	final, err := p.Run()
 	stop()
+	stopTimers()
 	switch {
 	case ctx.Err() != nil && errors.Is(err, tea.ErrProgramKilled):
 		return nil

@@ -66,7 +66,7 @@ func (m *Model) fatalView() string {
 		m.st.Error.Render("assent: the console stopped"),
 		"",
 	}
-	lines = append(lines, wordWrap(clean(m.fatal.Error(), nil), max(20, m.width-2))...)
+	lines = append(lines, wordWrap(clean(m.fatal.Error(), nil), max(20, m.width-2), "")...)
 	lines = append(lines, "", m.st.Muted.Render("press q to exit"))
 	for i, l := range lines {
 		lines[i] = fit(l, m.width)

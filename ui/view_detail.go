@@ -70,7 +70,7 @@ func (m *Model) detailLines(c *queue.Call, w int) []string {
 			ansi.Truncate(preview, max(10, w-20), "…"), "  ")
 	}
 	if c.Shell {
-		add(st.Warning.Render(iconWarning+" shell tool: it can run any program; never auto-approved"), "  ")
+		lines = append(lines, wordWrap(st.Warning.Render(iconWarning+" shell tool: it can run any program; never auto-approved"), w, "  ")...)
 	}
 	if c.Original != nil {
 		add(st.Muted.Render("edited; the agent asked for:"), "  ")
@@ -80,13 +80,14 @@ func (m *Model) detailLines(c *queue.Call, w int) []string {
 		}
 		add(st.Muted.Render("  "+strings.Join(q, " ")), "    ")
 	}
+	prose := func(s string) { lines = append(lines, wordWrap(s, w, "  ")...) }
 	if c.Status == queue.Pending {
-		add(st.Pending.Render(decision(c)), "  ")
+		prose(st.Pending.Render(decision(c)))
 	} else {
-		add(st.Muted.Render("→ ")+decision(c), "  ")
+		prose(st.Muted.Render("→ ") + decision(c))
 	}
 	if r := c.Result; r != nil {
-		add(m.resultLine(c), "  ")
+		prose(m.resultLine(c))
 	}
 	return lines
 }

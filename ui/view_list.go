@@ -8,10 +8,6 @@ import (
 	"github.com/assent-sh/assent/queue"
 )
 
-// wideList is the inner width from which the list also shows the client
-// and who approved.
-const wideList = 44
-
 // listDecider is who approved a call, for the list's last column; a
 // denial already names its decider in the state.
 func listDecider(c *queue.Call) string {
@@ -32,25 +28,31 @@ func (m *Model) listView(w, h int) []string {
 	end := min(len(shown), m.listTop+rows)
 	visible := shown[min(m.listTop, end):end]
 	now := m.now()
-	wide := inner >= wideList
 
-	idW, stateW, clientW, deciderW := 0, 0, 0, 0
+	// Natural widths of each column; the client and who approved are
+	// shown only when the tool and the state fit beside them.
+	idW, toolW, stateW, clientW, deciderW := 0, 4, 0, 0, 0
 	states := make([]state, len(visible))
 	for i, e := range visible {
 		states[i] = stateOf(&m.st, &e.call, now)
+		if e.call.Status == queue.Running {
+			states[i].label = "running" // the detail shows for how long
+		}
 		idW = max(idW, len(e.call.ID.String()))
+		toolW = max(toolW, min(24, ansi.StringWidth(clean(e.call.Tool, nil))))
 		stateW = max(stateW, ansi.StringWidth(states[i].icon+" "+states[i].label))
 		clientW = max(clientW, min(14, ansi.StringWidth(clean(e.call.Client, nil))))
 		deciderW = max(deciderW, len(listDecider(&e.call)))
 	}
-	toolW := inner - 2 - (idW + 1) - 1 - stateW
-	if wide {
-		toolW -= clientW + 1
-		if deciderW > 0 {
-			toolW -= deciderW + 1
-		}
+	room := inner - 2 - (idW + 1) - (toolW + 1) - stateW
+	showClient := clientW > 0 && room >= clientW+1
+	if showClient {
+		room -= clientW + 1
 	}
-	toolW = max(6, toolW)
+	showDecider := deciderW > 0 && room >= deciderW+1
+	if room < 0 {
+		toolW = max(4, toolW+room)
+	}
 
 	lines := make([]string, 0, rows)
 	for i, e := range visible {
@@ -61,11 +63,11 @@ func (m *Model) listView(w, h int) []string {
 			marker = iconSelected + " "
 		}
 		row := marker + fit(c.ID.String(), idW) + " " + fit(clean(c.Tool, nil), toolW)
-		if wide {
+		if showClient {
 			row += " " + m.st.Muted.Render(fit(clean(c.Client, nil), clientW))
 		}
 		row += " " + s.style.Render(fit(s.icon+" "+s.label, stateW))
-		if wide && deciderW > 0 {
+		if showDecider {
 			row += " " + m.st.Muted.Render(fit(listDecider(c), deciderW))
 		}
 		if c.ID == m.selected {
