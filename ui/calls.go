@@ -2,7 +2,6 @@ package ui
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/queue"
@@ -127,30 +126,6 @@ func (cs *calls) sort() {
 	}
 	cs.order = kept
 	cs.applyFilter()
-}
-
-// setFilter shows only calls whose tool, client, state or decider contain
-// f, ignoring case.
-func (cs *calls) setFilter(f string) {
-	cs.filter = strings.ToLower(f)
-	cs.applyFilter()
-}
-
-func (cs *calls) applyFilter() {
-	if cs.filter == "" {
-		cs.shown = cs.order
-		return
-	}
-	cs.shown = make([]*entry, 0, len(cs.order))
-	for _, e := range cs.order {
-		c := &e.call
-		for _, s := range []string{c.Tool, c.Client, string(c.Status), deciderLabel(c)} {
-			if strings.Contains(strings.ToLower(s), cs.filter) {
-				cs.shown = append(cs.shown, e)
-				break
-			}
-		}
-	}
 }
 
 // index returns the position of id among the shown calls, or -1.

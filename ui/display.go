@@ -110,7 +110,7 @@ func decision(c *queue.Call) string {
 		if d.Rule == "" {
 			return "asks: " + clean(d.Reason, nil)
 		}
-		return "asks: rule" + rule
+		return "asks: rule" + rule + reasonSuffix(d.Reason)
 	case c.Decider == queue.ByRule && (c.Status == queue.Denied):
 		return "denied by rule" + rule + ": " + clean(d.Reason, nil)
 	case c.Decider == queue.ByRule:

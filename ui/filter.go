@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -35,4 +37,28 @@ func (m *Model) applyFilter() {
 		m.selectCall(m.calls.shown[0].call.ID)
 	}
 	m.scrollList()
+}
+
+// setFilter shows only calls whose tool, client, state or decider contain
+// f, ignoring case.
+func (cs *calls) setFilter(f string) {
+	cs.filter = strings.ToLower(f)
+	cs.applyFilter()
+}
+
+func (cs *calls) applyFilter() {
+	if cs.filter == "" {
+		cs.shown = cs.order
+		return
+	}
+	cs.shown = make([]*entry, 0, len(cs.order))
+	for _, e := range cs.order {
+		c := &e.call
+		for _, s := range []string{c.Tool, c.Client, string(c.Status), deciderLabel(c)} {
+			if strings.Contains(strings.ToLower(s), cs.filter) {
+				cs.shown = append(cs.shown, e)
+				break
+			}
+		}
+	}
 }

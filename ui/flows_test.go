@@ -166,7 +166,7 @@ func TestFlow_Edit(t *testing.T) {
 	if ran := f.runner.Ran(); len(ran) != 1 || ran[0].Argv[3] != "FIXME" || s.out.Call.Original == nil {
 		t.Fatalf("runner got %v; original %v", ran, s.out.Call.Original)
 	}
-	c.waitScreen("edited; the agent asked for:")
+	c.waitScreen("approved by the operator, edited")
 }
 
 func TestFlow_AlwaysAllow(t *testing.T) {

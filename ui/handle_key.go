@@ -14,6 +14,11 @@ import (
 // handleKey routes a key press: swallowed in the grace period, then to
 // the open dialog, the filter, or the main screen.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.quitting && key.Matches(msg, m.keys.Interrupt) {
+		// Closing waits for killed calls to end; a second ctrl+c leaves
+		// the rest of it to the caller of Run.
+		return tea.Quit
+	}
 	if m.inGrace() || m.quitting {
 		return nil
 	}
@@ -58,13 +63,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.requestQuit()
 	}
-	m.handleNavKey(msg, k)
-	return nil
+	return m.handleNavKey(msg, k)
 }
 
 // handleNavKey moves around the main screen and opens the dialogs that
 // act on nothing.
-func (m *Model) handleNavKey(msg tea.KeyPressMsg, k keyMap) {
+func (m *Model) handleNavKey(msg tea.KeyPressMsg, k keyMap) tea.Cmd {
 	i := m.calls.index(m.selected)
 	switch {
 	case key.Matches(msg, k.Up):
@@ -84,15 +88,16 @@ func (m *Model) handleNavKey(msg tea.KeyPressMsg, k keyMap) {
 	case key.Matches(msg, k.MoreUp):
 		m.detailTop = max(0, m.detailTop-1)
 	case key.Matches(msg, k.MoreDown):
-		m.detailTop++
+		m.detailTop = min(m.detailTop+1, m.maxDetailTop())
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
-		m.filterInput.Focus()
+		return m.filterInput.Focus()
 	case key.Matches(msg, k.Connect):
-		m.open(newConnectDialog(m.o.Endpoint, m.o.Token))
+		return m.open(newConnectDialog(m.o.Endpoint, m.o.Token))
 	case key.Matches(msg, k.Help):
-		m.open(newHelpDialog(m.help, m.keys, m.journal))
+		return m.open(newHelpDialog(m.help, m.keys, m.journal))
 	}
+	return nil
 }
 
 // selectAt selects the shown call at index i, clamped to the list.

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"io"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,6 +104,29 @@ func TestRun_AppliesAConfirmedChange(t *testing.T) {
 	case <-applied:
 	case <-time.After(10 * time.Second):
 		t.Fatal("enter did not apply the change")
+	}
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitRun(t, done); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+}
+
+// TestRun_HonoursNoColor draws without styles when NO_COLOR is set.
+func TestRun_HonoursNoColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	f := newFixture(t, nil)
+	plain := make(chan bool, 1)
+	var once sync.Once
+	keys, done := runConsole(t, t.Context(), Options{Queue: f.q}, tea.WithFilter(func(m tea.Model, msg tea.Msg) tea.Msg {
+		if _, ok := msg.(snapshotMsg); ok {
+			once.Do(func() { plain <- !strings.ContainsRune(m.(Model).View().Content, 0x1b) })
+		}
+		return msg
+	}))
+	if !<-plain {
+		t.Error("the screen has escape sequences with NO_COLOR set")
 	}
 	if _, err := keys.Write([]byte("q")); err != nil {
 		t.Fatal(err)

@@ -32,6 +32,17 @@ func (m *Model) detailLines(c *queue.Call, w int) []string {
 	st := &m.st
 	var lines []string
 	add := func(s string, indent string) { lines = append(lines, wrap(s, w, indent)...) }
+	// How the call was decided and ended comes first, where a short pane
+	// still shows it; what runs follows.
+	prose := func(s string) { lines = append(lines, wordWrap(s, w, "  ")...) }
+	if c.Status == queue.Pending {
+		prose(st.Pending.Render(decision(c)))
+	} else {
+		prose(st.Muted.Render("→ ") + decision(c))
+	}
+	if r := c.Result; r != nil {
+		prose(m.resultLine(c))
+	}
 	cmd := c.Command
 	if cmd.Path == "" {
 		add(st.Warning.Render("not expanded: the arguments were refused"), "  ")
@@ -62,7 +73,8 @@ func (m *Model) detailLines(c *queue.Call, w int) []string {
 		add(st.Muted.Render(strings.Join(meta, " · ")), "  ")
 	}
 	for _, kv := range cmd.Env {
-		add(st.Muted.Render("env +")+quoteArg(kv, c.Secrets), "    ")
+		k, v, _ := strings.Cut(kv, "=")
+		add(st.Muted.Render("env +")+clean(k, c.Secrets)+"="+quoteArg(v, c.Secrets), "    ")
 	}
 	if cmd.Stdin != "" {
 		preview := clean(cmd.Stdin, c.Secrets)
@@ -79,15 +91,6 @@ func (m *Model) detailLines(c *queue.Call, w int) []string {
 			q[i] = quoteArg(a, c.Secrets)
 		}
 		add(st.Muted.Render("  "+strings.Join(q, " ")), "    ")
-	}
-	prose := func(s string) { lines = append(lines, wordWrap(s, w, "  ")...) }
-	if c.Status == queue.Pending {
-		prose(st.Pending.Render(decision(c)))
-	} else {
-		prose(st.Muted.Render("→ ") + decision(c))
-	}
-	if r := c.Result; r != nil {
-		prose(m.resultLine(c))
 	}
 	return lines
 }
@@ -165,4 +168,54 @@ func maskValue(v any, secrets []string) any {
 		return out
 	}
 	return v
+}
+
+// split divides the right column between the detail and the output of
+// the call: a call that cannot have output yet gets all of it, and the
+// detail takes what it needs up to a little more than half.
+func (m *Model) split(e *entry) (detailH, outH int) {
+	h := m.bodyHeight()
+	if e == nil || e.call.Status == queue.Pending || e.call.Status == queue.Received ||
+		(e.call.Status.Ended() && e.call.Started.IsZero()) {
+		return h, 0
+	}
+	need := len(m.detailLines(&e.call, m.rightWidth()-3)) + 2
+	detailH = max(5, min(need, h*11/20))
+	if h-detailH < 4 {
+		detailH = max(3, h-4)
+	}
+	return detailH, h - detailH
+}
+
+// maxDetailTop is the last line the detail can scroll to.
+func (m *Model) maxDetailTop() int {
+	e := m.selectedEntry()
+	if e == nil {
+		return 0
+	}
+	detailH, _ := m.split(e)
+	return max(0, len(m.detailLines(&e.call, m.rightWidth()-3))-(detailH-2))
+}
+
+// rightView draws the detail and the output of the selected call.
+func (m *Model) rightView(w, h int) []string {
+	e := m.selectedEntry()
+	if e == nil {
+		return box(m.st.Border, m.st.Title.Render("call"), w, h, 1, nil)
+	}
+	detailH, outH := m.split(e)
+	lines := m.detailLines(&e.call, w-3)
+	top := max(0, min(m.detailTop, len(lines)-(detailH-2)))
+	title := m.detailTitle(&e.call)
+	if top > 0 {
+		title = m.st.Muted.Render(iconMoreAbove+" ") + title
+	}
+	if top+detailH-2 < len(lines) {
+		title = m.st.Muted.Render(iconMoreBelow+" J ") + title
+	}
+	out := box(m.st.Border, title, w, detailH, 1, lines[top:])
+	if outH > 0 {
+		out = append(out, m.outputView(e, w, outH)...)
+	}
+	return out
 }

@@ -3,49 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
-
-	"github.com/assent-sh/assent/queue"
 )
-
-// split divides the right column between the detail and the output of
-// the call: a call that cannot have output yet gets all of it, and the
-// detail takes what it needs up to a little more than half.
-func (m *Model) split(e *entry) (detailH, outH int) {
-	h := m.bodyHeight()
-	if e == nil || e.call.Status == queue.Pending || e.call.Status == queue.Received ||
-		(e.call.Status.Ended() && e.call.Started.IsZero()) {
-		return h, 0
-	}
-	need := len(m.detailLines(&e.call, m.rightWidth()-3)) + 2
-	detailH = max(5, min(need, h*11/20))
-	if h-detailH < 4 {
-		detailH = max(3, h-4)
-	}
-	return detailH, h - detailH
-}
-
-// rightView draws the detail and the output of the selected call.
-func (m *Model) rightView(w, h int) []string {
-	e := m.selectedEntry()
-	if e == nil {
-		return box(m.st.Border, m.st.Title.Render("call"), w, h, 1, nil)
-	}
-	detailH, outH := m.split(e)
-	lines := m.detailLines(&e.call, w-3)
-	top := max(0, min(m.detailTop, len(lines)-(detailH-2)))
-	title := m.detailTitle(&e.call)
-	if top > 0 {
-		title = m.st.Muted.Render(iconMoreAbove+" ") + title
-	}
-	if top+detailH-2 < len(lines) {
-		title = m.st.Muted.Render(iconMoreBelow+" J ") + title
-	}
-	out := box(m.st.Border, title, w, detailH, 1, lines[top:])
-	if outH > 0 {
-		out = append(out, m.outputView(e, w, outH)...)
-	}
-	return out
-}
 
 // outputView draws the tail of the call's output, or the part the
 // operator scrolled to, bottom up: only the lines on screen are wrapped.

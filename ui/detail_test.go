@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/policy"
+	"github.com/assent-sh/assent/queue"
+)
+
+// TestDetail_ShowsTheCall checks what the detail pane says about calls
+// of each kind.
+func TestDetail_ShowsTheCall(t *testing.T) {
+	cmd := exec.Command{Path: "/usr/bin/grep", Argv: []string{"grep", "-rn", "--", "a b", "/usr"},
+		Dir: "/srv/app", Env: []string{"LANG=C", "TOKEN=hunter2"}, Stdin: "first line\nsecond", Timeout: 5 * time.Second}
+	edited := cmd
+	edited.Argv = []string{"grep", "-rn", "--", "c", "/usr"}
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name    string
+		call    queue.Call
+		want    []string
+		notWant []string
+	}{
+		{"pending, no rule",
+			queue.Call{Status: queue.Pending, Command: cmd, Secrets: []string{"hunter2"},
+				Decision: policy.Decision{Action: policy.Ask, Reason: "no rule matched"}},
+			[]string{"/usr/bin/grep", "  'a b'", "cwd /srv/app · timeout 5s", "env +LANG=C", "env +TOKEN='•••'",
+				`stdin 17 bytes: first line\nsecond`, "asks: no rule matched"},
+			[]string{"hunter2"}},
+		{"pending, an ask rule",
+			queue.Call{Status: queue.Pending, Command: cmd,
+				Decision: policy.Decision{Action: policy.Ask, Rule: "writes", Reason: "it writes files"}},
+			[]string{"asks: rule writes: it writes files"}, nil},
+		{"shell tool",
+			queue.Call{Status: queue.Pending, Shell: true, Decision: policy.Decision{Action: policy.Ask},
+				Command: exec.Command{Path: "/bin/sh", Argv: []string{"sh", "-c", "ls"}}},
+			[]string{iconWarning + " shell tool", "  -c"}, nil},
+		{"argv[0] other than the program's name",
+			queue.Call{Status: queue.Pending, Command: exec.Command{Path: "/usr/bin/busybox", Argv: []string{"ls", "-l"}}},
+			[]string{"/usr/bin/busybox", "as argv[0] ls"}, nil},
+		{"edited and ran",
+			queue.Call{Status: queue.Done, Decider: queue.ByOperator, Command: edited, Original: &cmd,
+				Started: t0, Ended: t0.Add(1200 * time.Millisecond),
+				Result: &exec.Result{ExitCode: 1, Stdout: exec.Output{Bytes: 2048, Truncated: true}}},
+			[]string{"exit 1", "approved by the operator, edited", "edited; the agent asked for:",
+				"grep -rn -- 'a b' /usr", "exit 1 · 1.2s · stdout 2.0 KiB, stderr 0 bytes (truncated)"}, nil},
+		{"killed",
+			queue.Call{Status: queue.Done, Decider: queue.ByRule, Killed: true, Command: cmd, Started: t0, Ended: t0,
+				Decision: policy.Decision{Action: policy.Allow, Rule: "read-only"},
+				Result:   &exec.Result{ExitCode: 143, Cancelled: true, Signal: "SIGTERM"}},
+			[]string{"approved by rule read-only", "exit 143 · killed by the operator · SIGTERM"}, nil},
+		{"denied by a rule",
+			queue.Call{Status: queue.Denied, Decider: queue.ByRule, Command: cmd,
+				Decision: policy.Decision{Action: policy.Deny, Rule: "no-burn", Reason: "never burn"}},
+			[]string{"denied by rule no-burn: never burn"}, nil},
+		{"refused arguments, secret masked",
+			queue.Call{Status: queue.Refused, Decider: queue.ByValidation, Reason: `parameter "n" is not a number`,
+				Args: map[string]any{"n": "x<y", "token": "hunter2"}, Secrets: []string{"hunter2"}},
+			[]string{"not expanded", `n="x<y"`, `token="•••"`, "refused (invalid): parameter"}, []string{"hunter2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			h := newHarness(t, f, nil)
+			tt.call.ID, tt.call.Tool, tt.call.Client = 1, "tool", "client"
+			h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+			h.send(eventMsg{ev: queue.Event{Kind: queue.EventDecided, Call: tt.call}})
+			scr := h.screen()
+			for _, want := range tt.want {
+				if !strings.Contains(scr, want) {
+					t.Errorf("detail lacks %q:\n%s", want, scr)
+				}
+			}
+			for _, no := range tt.notWant {
+				if strings.Contains(scr, no) {
+					t.Errorf("detail shows %q:\n%s", no, scr)
+				}
+			}
+		})
+	}
+}
+
+// TestHeader_JournalAndCounts shows the journal's failure and the counts.
+func TestHeader_JournalAndCounts(t *testing.T) {
+	f := newFixture(t, nil)
+	h := newHarness(t, f, func(o *Options) { o.Token = "abc" })
+	h.pending("grep_search", grepArgs)
+	head := strings.SplitN(h.screen(), "\n", 2)[0]
+	if !strings.Contains(head, "1 pending · 0 running · 0 done") || !strings.Contains(head, "journal ok") ||
+		strings.Contains(head, "abc") {
+		t.Errorf("header %q", head)
+	}
+	h.send(eventMsg{ev: queue.Event{Kind: queue.EventDecided, Call: queue.Call{ID: 9, Tool: "x", Status: queue.Refused,
+		Decider: queue.ByJournal}}, journal: errors.New("disk full")})
+	head = strings.SplitN(h.screen(), "\n", 2)[0]
+	if !strings.Contains(head, "journal failed: calls refused") {
+		t.Errorf("header %q does not say the journal failed", head)
+	}
+}
