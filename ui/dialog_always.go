@@ -62,7 +62,7 @@ func (d *alwaysDialog) about() queue.ID { return d.id }
 func (d *alwaysDialog) keys() []key.Binding {
 	if d.editing {
 		confirm := d.fk.Confirm
-		confirm.SetHelp("enter", "widen")
+		confirm.SetHelp("enter", "use this glob")
 		return []key.Binding{confirm, d.fk.Cancel}
 	}
 	return []key.Binding{d.fk.Confirm, d.fk.Up, d.fk.Down, d.fk.Widen, d.fk.Cancel}
@@ -101,13 +101,12 @@ func (d *alwaysDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 	return d, nil, nil
 }
 
-// updateGlob edits the glob for the parameter under the cursor.
+// updateGlob edits the glob for the parameter under the cursor. Esc
+// closes the whole dialog, as everywhere.
 func (d *alwaysDialog) updateGlob(msg tea.Msg) (dialog, action, tea.Cmd) {
 	switch {
 	case isCancel(msg, d.fk):
-		d.editing = false
-		d.input.Blur()
-		return d, nil, nil
+		return nil, nil, nil
 	case isConfirm(msg, d.fk):
 		p, glob := d.params[d.cursor], d.input.Value()
 		r, err := d.rule.WidenArg(p, glob)

@@ -24,6 +24,7 @@ type editDialog struct {
 	reviewing bool
 	w, h      int
 	fk        formKeys
+	again     key.Binding // from the review back to the text
 }
 
 func newEditDialog(st Styles, c *queue.Call) *editDialog {
@@ -39,19 +40,20 @@ func newEditDialog(st Styles, c *queue.Call) *editDialog {
 	fk := defaultFormKeys()
 	fk.Confirm.SetHelp("enter", "review")
 	return &editDialog{id: c.ID, title: "edit " + c.ID.String() + " " + clean(c.Tool, nil),
-		orig: slices.Clone(c.Command.Argv), area: ta, fk: fk}
+		orig: slices.Clone(c.Command.Argv), area: ta, fk: fk,
+		again: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again"))}
 }
 
 func (d *editDialog) init() tea.Cmd   { return d.area.Focus() }
 func (d *editDialog) about() queue.ID { return d.id }
 
 func (d *editDialog) keys() []key.Binding {
-	confirm, cancel := d.fk.Confirm, d.fk.Cancel
 	if d.reviewing {
+		confirm := d.fk.Confirm
 		confirm.SetHelp("enter", "run the edited command")
-		cancel.SetHelp("esc", "back to editing")
+		return []key.Binding{confirm, d.again, d.fk.Cancel}
 	}
-	return []key.Binding{confirm, cancel}
+	return []key.Binding{d.fk.Confirm, d.fk.Cancel}
 }
 
 func (d *editDialog) setSize(w, h int) {
@@ -61,12 +63,13 @@ func (d *editDialog) setSize(w, h int) {
 }
 
 func (d *editDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
+	k, _ := msg.(tea.KeyPressMsg)
 	switch {
-	case isCancel(msg, d.fk) && d.reviewing:
-		d.reviewing = false
-		return d, nil, d.area.Focus()
 	case isCancel(msg, d.fk):
 		return nil, nil, nil
+	case d.reviewing && key.Matches(k, d.again):
+		d.reviewing = false
+		return d, nil, d.area.Focus()
 	case isConfirm(msg, d.fk) && d.reviewing:
 		return nil, editAction{d.id, d.argv}, nil
 	case isConfirm(msg, d.fk):
@@ -119,6 +122,6 @@ func (d *editDialog) view(st *Styles) []string {
 	if d.argv[0] != d.orig[0] {
 		lines = append(lines, "", st.Warning.Render(iconWarning+" the program changed: it is looked up again in PATH"))
 	}
-	lines = append(lines, "", st.Muted.Render("enter run the edited command · esc back to editing"))
+	lines = append(lines, "", st.Muted.Render("enter run the edited command · e edit again · esc cancel"))
 	return frame(st.Dialog, st.Title.Render(d.title+" · review"), d.w, d.h, lines)
 }

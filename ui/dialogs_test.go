@@ -22,13 +22,14 @@ var dialogOpeners = []struct {
 	{"edit under review", []string{"e", "ctrl+u", "grep -rn -- x /usr", "enter"}},
 	{"always", []string{"A"}},
 	{"always widening", []string{"A", "w"}},
+	{"always widened", []string{"A", "w", "ctrl+u", "/usr/*", "enter"}},
 	{"quit", []string{"q"}},
 	{"help", []string{"?"}},
 	{"connect", []string{"c"}},
 }
 
-// TestDialogs_EscNeverApproves closes every dialog with esc and checks
-// that the call still waits and nothing ran.
+// TestDialogs_EscNeverApproves closes every dialog with one esc, whatever
+// step it is at, and checks that the call still waits and nothing ran.
 func TestDialogs_EscNeverApproves(t *testing.T) {
 	for _, tt := range dialogOpeners {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,9 +41,7 @@ func TestDialogs_EscNeverApproves(t *testing.T) {
 			if h.m.dialog == nil {
 				t.Fatalf("%v opened no dialog", tt.keys)
 			}
-			for i := 0; i < 3 && h.m.dialog != nil; i++ {
-				h.press("esc")
-			}
+			h.press("esc")
 			if h.m.dialog != nil {
 				t.Fatalf("esc did not close the %T", h.m.dialog)
 			}
@@ -82,7 +81,7 @@ func TestDialogs_CloseWhenSettledElsewhere(t *testing.T) {
 			"cancelled (client)"},
 	}
 	for _, s := range settlers {
-		for _, d := range dialogOpeners[:6] {
+		for _, d := range dialogOpeners[:7] {
 			t.Run(s.name+"/"+d.name, func(t *testing.T) {
 				f := newFixture(t, s.opts)
 				if strings.Contains(s.name, "approves") {
@@ -234,4 +233,22 @@ func TestEditDialog_Refusals(t *testing.T) {
 			t.Errorf("edit of a call with secrets: dialog %T, status %+v", h.m.dialog, h.m.status)
 		}
 	})
+}
+
+// TestEditDialog_EditAgain goes back from the review to the text, which
+// keeps the edit.
+func TestEditDialog_EditAgain(t *testing.T) {
+	f := newFixture(t, nil)
+	h := newHarness(t, f, nil)
+	h.pending("grep_search", grepArgs)
+	h.pastGrace()
+	h.press("e", "ctrl+u", "grep -rn -- x /usr", "enter")
+	d, ok := h.m.dialog.(*editDialog)
+	if !ok || !d.reviewing {
+		t.Fatalf("not reviewing: %T", h.m.dialog)
+	}
+	h.press("e")
+	if d.reviewing || d.area.Value() != "grep -rn -- x /usr" {
+		t.Errorf("e: reviewing %v, text %q", d.reviewing, d.area.Value())
+	}
 }
