@@ -127,7 +127,11 @@ func (d *alwaysDialog) updateGlob(msg tea.Msg) (dialog, action, tea.Cmd) {
 func (d *alwaysDialog) view(st *Styles) []string {
 	inner := textWidth(d.w)
 	lines := []string{"Approve, and save this rule to the remembered rules:", ""}
-	lines = append(lines, wrap(st.Warning.Render(clean(d.rule.String(), d.secrets)), inner, "  ")...)
+	lines = append(lines, wrap(st.Warning.Render(clean(d.rule.String(), d.secrets)), inner, "")...) // no indent: the rule reads exactly
+	if len(d.secrets) > 0 {
+		lines = append(lines, wordWrap(st.Warning.Render(iconWarning+
+			" the call has secret values: the saved rule holds them, unmasked, unless you widen them"), inner, "  ")...)
+	}
 	lines = append(lines, "")
 	if len(d.params) > 0 {
 		lines = append(lines, st.Muted.Render("arguments (↑/↓ choose, w widen to a glob):"))

@@ -252,3 +252,17 @@ func TestEditDialog_EditAgain(t *testing.T) {
 		t.Errorf("e: reviewing %v, text %q", d.reviewing, d.area.Value())
 	}
 }
+
+// TestAlwaysDialog_MasksSecrets shows the rule with secret values masked
+// and warns that the saved rule holds them.
+func TestAlwaysDialog_MasksSecrets(t *testing.T) {
+	f := newFixture(t, nil)
+	h := newHarness(t, f, nil)
+	h.pending("deploy", map[string]any{"format": "%Y", "token": `hun"ter2`})
+	h.pastGrace()
+	h.press("A")
+	scr := h.screen()
+	if _, ok := h.m.dialog.(*alwaysDialog); !ok || strings.Contains(scr, "hun") || !strings.Contains(scr, "secret values") {
+		t.Errorf("always dialog for a call with a secret:\n%s", scr)
+	}
+}
