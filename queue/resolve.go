@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/policy"
@@ -65,6 +66,18 @@ func (q *Queue) Narrowest(id ID) (policy.Rule, error) {
 // session, or in the remembered-rules file when always is set. The call is
 // approved even when saving the rule fails; the error then says so.
 func (q *Queue) ApproveRemember(id ID, rule policy.Rule, always bool) error {
+	if always {
+		c, err := q.Call(id)
+		if err != nil {
+			return err
+		}
+		text := rule.String()
+		for _, s := range c.Secrets {
+			if s != "" && strings.Contains(text, s) {
+				return errors.New("the rule holds the value of a secret parameter, which must not be written to the remembered-rules file: widen that value to a glob, or allow for this session only")
+			}
+		}
+	}
 	if err := q.resolve(id, resolution{approve: true, decider: ByOperator,
 		remember: &remembered{rule, always}}); err != nil {
 		return err

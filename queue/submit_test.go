@@ -3,6 +3,8 @@ package queue
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -369,3 +371,34 @@ func TestLimits(t *testing.T) {
 }
 
 var _ = exec.Stdout
+
+func TestApproveRemember_AlwaysRefusesSecretValues(t *testing.T) {
+	f := newFixture(t, nil)
+	f.runner.Expect("touch", "--", f.dir+"/a")
+	res := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	id := f.waitStatus(1, Pending).ID
+	rule, err := f.q.Narrowest(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.q.ApproveRemember(id, rule, true); err == nil || !strings.Contains(err.Error(), "secret parameter") {
+		t.Fatalf("always with a secret value: %v", err)
+	}
+	if c, _ := f.q.Call(id); c.Status != Pending {
+		t.Fatalf("the refused remember settled the call: %s", c.Status)
+	}
+	wide, err := rule.WidenArg("token", "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.q.ApproveRemember(id, wide, true); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-res; r.out.Call.Status != Done {
+		t.Fatalf("call %+v", r.out.Call)
+	}
+	data, err := os.ReadFile(filepath.Join(f.dir, "state", "remembered.json"))
+	if err != nil || strings.Contains(string(data), "s3cr3t-token") || !strings.Contains(string(data), `"token"`) {
+		t.Fatalf("remembered file %q (%v)", data, err)
+	}
+}
