@@ -80,6 +80,9 @@ type Request struct {
 	Session string
 	// Origin says which front end submitted the call ("mcp", "replay").
 	Origin string
+	// Watch, when set, receives this call's own events as the queue makes
+	// them: see Watcher.
+	Watch Watcher
 }
 
 // Call is a snapshot of one call: what was asked, what would run, and

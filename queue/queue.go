@@ -85,6 +85,7 @@ type entry struct {
 	decision chan resolution // carries that decision to Submit
 	kill     context.CancelFunc
 	tail     outputTail
+	watch    Watcher // from the Request; nil when the front end does not watch
 }
 
 // resolution is an operator's (or the queue's) answer to a pending call.
@@ -151,6 +152,13 @@ func (q *Queue) JournalPath() string { return q.opts.Journal.Path() }
 // JournalError returns why the journal failed, or nil while it works. A
 // failed journal refuses every new call.
 func (q *Queue) JournalError() error { return q.opts.Journal.Err() }
+
+// Limits returns the bounds on running calls and on calls waiting for an
+// operator. A front end that holds a worker for each call it has submitted
+// sizes its pool from them, so waiting calls cannot starve the others.
+func (q *Queue) Limits() (maxRunning, maxPending int) {
+	return q.opts.MaxRunning, q.opts.MaxPending
+}
 
 // Headless reports whether the queue runs without an operator.
 func (q *Queue) Headless() bool { return q.opts.Headless }

@@ -80,9 +80,11 @@ func (q *Queue) run(ctx context.Context, e *entry, cmd exec.Command) (Outcome, e
 // subscribers.
 func (q *Queue) output(e *entry, ch exec.Chunk) {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	e.tail.add(ch, q.opts.OutputTail)
-	q.publishLocked(Event{Kind: EventOutput, Call: Call{ID: e.call.ID, Tool: e.call.Tool, Status: e.call.Status}, Output: &ch})
+	ev := Event{Kind: EventOutput, Call: Call{ID: e.call.ID, Tool: e.call.Tool, Status: e.call.Status}, Output: &ch}
+	q.publishLocked(ev)
+	q.mu.Unlock()
+	e.notify(ev)
 }
 
 // get returns a copy of the call.
@@ -102,20 +104,24 @@ func (q *Queue) update(e *entry, change func(c *Call)) {
 // set changes the call and publishes the change.
 func (q *Queue) set(e *entry, kind EventKind, change func(c *Call)) {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	change(&e.call)
-	q.publishLocked(Event{Kind: kind, Call: e.call.clone()})
+	ev := Event{Kind: kind, Call: e.call.clone()}
+	q.publishLocked(ev)
+	q.mu.Unlock()
+	e.notify(ev)
 }
 
 // end is set for a change that ends the call; it stamps the end time and
 // trims the history to its bound.
 func (q *Queue) end(e *entry, kind EventKind, change func(c *Call)) {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	change(&e.call)
 	e.call.Ended = q.opts.Now()
-	q.publishLocked(Event{Kind: kind, Call: e.call.clone()})
+	ev := Event{Kind: kind, Call: e.call.clone()}
+	q.publishLocked(ev)
 	q.trimLocked()
+	q.mu.Unlock()
+	e.notify(ev)
 }
 
 // trimLocked forgets the oldest ended calls beyond the history bound.

@@ -41,7 +41,7 @@ func (q *Queue) Submit(ctx context.Context, req Request) (Outcome, error) {
 	}
 	// From here on the entry is shared: its call is written under q.mu
 	// only, by this goroutine, except where an operator action says so.
-	e := q.insert(c)
+	e := q.insert(c, req.Watch)
 	if err := q.record(&c, journal.Record{Event: journal.Received, Tool: c.Tool, Client: c.Client,
 		Session: c.Session, Args: c.Args}); err != nil {
 		return q.refuse(e, ByJournal, err)
@@ -95,8 +95,8 @@ func (q *Queue) admit() (ID, error) {
 }
 
 // insert makes a call visible to snapshots.
-func (q *Queue) insert(c Call) *entry {
-	e := &entry{call: c, decision: make(chan resolution, 1)}
+func (q *Queue) insert(c Call, watch Watcher) *entry {
+	e := &entry{call: c, decision: make(chan resolution, 1), watch: watch}
 	q.mu.Lock()
 	q.calls[c.ID] = e
 	q.order = append(q.order, c.ID)

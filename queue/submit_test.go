@@ -284,7 +284,7 @@ func TestSubmit_FrozenCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A command that differs from the one approved is not started.
-	e := f.q.insert(Call{ID: 1000, Hash: out.Call.Hash, Status: Approved})
+	e := f.q.insert(Call{ID: 1000, Hash: out.Call.Hash, Status: Approved}, nil)
 	other := out.Call.Command
 	other.Argv = []string{"uname", "y"}
 	f.q.slots <- struct{}{}
