@@ -1,0 +1,78 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheckProtected_RefusesFilesToolsCanWrite(t *testing.T) {
+	opts := testOptions(t)
+	wd := opts.WorkDir
+	for _, d := range []string{"src", "out", "state"} {
+		if err := os.Mkdir(filepath.Join(wd, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A symlink into the writable root must not hide a file inside it.
+	if err := os.Symlink(filepath.Join(wd, "out"), filepath.Join(wd, "state", "link")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		tools string
+		file  string
+		want  string // "" means accepted
+	}{
+		{name: "read-only tools write nowhere",
+			tools: `[{"name": "cat", "command": "cat -- {p}", "params": {"p": {"type": "path"}}, "read_only": true}]`,
+			file:  "tools.json"},
+		{name: "path parameter root",
+			tools: `[{"name": "write", "command": "tee -- {p}", "params": {"p": {"type": "path", "under": ["out"]}}, "cwd": "out"}]`,
+			file:  "out/tools.json", want: `lies under ` + wd + `/out, where tool "write" (path parameter {p})`},
+		{name: "outside the path root",
+			tools: `[{"name": "write", "command": "tee -- {p}", "params": {"p": {"type": "path", "under": ["out"]}}, "cwd": "out"}]`,
+			file:  "src/tools.json"},
+		{name: "through a symlink",
+			tools: `[{"name": "write", "command": "tee -- {p}", "params": {"p": {"type": "path", "under": ["out"]}}, "cwd": "out"}]`,
+			file:  "state/link/journal.jsonl", want: `journal ` + wd + `/out/journal.jsonl lies under`},
+		{name: "default working directory",
+			tools: `[{"name": "make", "command": "make"}]`,
+			file:  "state/remembered.json", want: `where tool "make" (working directory) may write`},
+		{name: "fixed working directory elsewhere",
+			tools: `[{"name": "make", "command": "make", "cwd": "src"}]`,
+			file:  "state/remembered.json"},
+		{name: "working directory from a string placeholder",
+			tools: `[{"name": "make", "command": "make", "cwd": "{dir}", "params": {"dir": {"type": "string"}}}]`,
+			file:  "/etc/assent.json", want: `lies under /, where tool "make" (working directory from {dir}, which is not a path) may write`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := mustLoad(t, opts, "tools.json", tc.tools)
+			path := tc.file
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(wd, path)
+			}
+			err := c.CheckProtected(ProtectedFile{What: "journal", Path: path})
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestWritableRoots_SystemCommandCountsItsCwdRoots(t *testing.T) {
+	opts := testOptions(t)
+	if err := os.Mkdir(filepath.Join(opts.WorkDir, "box"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := mustLoad(t, opts, "tools.json", `{"settings": {"system_command": {"allow": ["ls"], "under": ["box"]}}}`)
+	roots := c.WritableRoots()
+	if len(roots) != 1 || roots[0].Dir != filepath.Join(opts.WorkDir, "box") || roots[0].Tool != SystemCommandName {
+		t.Fatalf("roots %+v", roots)
+	}
+}
