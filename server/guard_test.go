@@ -1,0 +1,84 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestHTTP_Guard(t *testing.T) {
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	tests := []struct {
+		name   string
+		header map[string]string
+		host   string
+		query  string
+		body   string
+		chunk  bool // send the body without a length
+		status int
+	}{
+		{name: "good request", status: http.StatusOK},
+		{name: "no token", header: map[string]string{"Authorization": ""}, status: http.StatusUnauthorized},
+		{name: "wrong token", header: map[string]string{"Authorization": "Bearer test-token-0123456789abcdeX"}, status: http.StatusUnauthorized},
+		{name: "token in the URL", header: map[string]string{"Authorization": ""}, query: "?token=" + testToken + "&access_token=" + testToken, status: http.StatusUnauthorized},
+		{name: "foreign Host", host: "evil.example", status: http.StatusForbidden},
+		{name: "rebinding Host with our port", host: "attacker.example:7323", status: http.StatusForbidden},
+		{name: "localhost Host", host: "localhost", status: http.StatusOK},
+		{name: "foreign Origin", header: map[string]string{"Origin": "https://evil.example"}, status: http.StatusForbidden},
+		{name: "null Origin", header: map[string]string{"Origin": "null"}, status: http.StatusForbidden},
+		{name: "loopback Origin", header: map[string]string{"Origin": "http://localhost:6274"}, status: http.StatusOK},
+		{name: "oversize body", body: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2000) + `"}}`, status: http.StatusRequestEntityTooLarge},
+		{name: "oversize body without a length", chunk: true, body: `{"pad":"` + strings.Repeat("x", 2000) + `"}`, status: http.StatusRequestEntityTooLarge},
+		{name: "malformed JSON-RPC", body: `{"jsonrpc":`, status: http.StatusBadRequest},
+	}
+	f := newFixture(t, nil)
+	h := f.serveHTTP(HTTPOptions{MaxBody: 1024})
+	hc := &http.Client{Transport: &http.Transport{}}
+	defer hc.CloseIdleConnections()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			body := tc.body
+			if body == "" {
+				body = initialize
+			}
+			var rd = strings.NewReader(body)
+			req, err := http.NewRequest(http.MethodPost, h.URL()+tc.query, rd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.chunk {
+				req.ContentLength = -1
+				req.Body = http.NoBody
+				req.Body = readCloser{strings.NewReader(body)}
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer "+testToken)
+			for k, v := range tc.header {
+				if v == "" {
+					req.Header.Del(k)
+				} else {
+					req.Header.Set(k, v)
+				}
+			}
+			if tc.host != "" {
+				req.Host = tc.host
+			}
+			resp, err := hc.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tc.status)
+			}
+			if tc.status == http.StatusUnauthorized && resp.Header.Get("WWW-Authenticate") == "" {
+				t.Error("401 without WWW-Authenticate")
+			}
+		})
+	}
+}
+
+type readCloser struct{ *strings.Reader }
+
+func (readCloser) Close() error { return nil }

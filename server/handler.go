@@ -1,0 +1,68 @@
+package server
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/queue"
+)
+
+// handler submits calls of one tool to the queue. The tool is bound when
+// the tool set is built, so a call keeps the definition it was made
+// against even if the tool set is replaced while it waits or runs.
+func (s *Server) handler(t *config.Tool) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, ok := arguments(req)
+		if !ok {
+			return mcp.NewToolResultError("tool " + t.Name + ": arguments must be a JSON object"), nil
+		}
+		r := queue.Request{Tool: t, Args: args, Origin: "mcp"}
+		r.Client, r.Session = identify(ctx)
+		if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
+			p := s.startProgress(ctx, req.Params.Meta.ProgressToken)
+			defer p.stop()
+			r.Watch = p.watch
+		}
+		// Submit returns when the call has ended: decided and run, denied,
+		// refused, or withdrawn because ctx ended (the client cancelled,
+		// disconnected, or stdin closed). A handler waiting for an
+		// operator holds its transport worker all that time.
+		out, err := s.q.Submit(ctx, r)
+		return result(out, err), nil
+	}
+}
+
+// arguments returns the call's arguments as an object; absent arguments
+// are an empty object, anything else that is not an object is refused.
+func arguments(req mcp.CallToolRequest) (map[string]any, bool) {
+	switch a := req.Params.Arguments.(type) {
+	case nil:
+		return map[string]any{}, true
+	case map[string]any:
+		return a, true
+	}
+	return nil, false
+}
+
+// identify names the client and its session for policy, the journal and
+// the console. A modern (2026-07-28) client sends its name with every
+// request; a legacy one sent it once, in initialize, and its session
+// remembers it. The name is the client's own claim.
+func identify(ctx context.Context) (client, session string) {
+	if info := mcpserver.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil {
+		client = info.ClientInfo.Name
+	}
+	sess := mcpserver.ClientSessionFromContext(ctx)
+	if sess == nil {
+		return client, ""
+	}
+	if client == "" {
+		if withInfo, ok := sess.(mcpserver.SessionWithClientInfo); ok {
+			client = withInfo.GetClientInfo().Name
+		}
+	}
+	return client, sess.SessionID()
+}

@@ -1,0 +1,113 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"syscall"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+)
+
+// DefaultAddr is where Streamable HTTP listens: loopback, on a fixed port,
+// so a client's saved configuration keeps working across restarts.
+const DefaultAddr = "127.0.0.1:7323"
+
+// EndpointPath is the MCP endpoint under the listen address.
+const EndpointPath = "/mcp"
+
+// minTokenLen is the shortest token accepted from an operator; generated
+// tokens are far longer.
+const minTokenLen = 16
+
+// HTTPOptions configure the Streamable HTTP transport.
+type HTTPOptions struct {
+	// Addr is host:port to listen on; default DefaultAddr. A busy port is
+	// an error, never a silent move to another port.
+	Addr string
+	// Token is the bearer token every request must carry; required.
+	Token string
+	// AllowRemote permits a listen address other than loopback. The token
+	// is required either way.
+	AllowRemote bool
+	// MaxBody caps request bodies in bytes; default DefaultMaxBody.
+	MaxBody int64
+}
+
+// HTTP is a listening Streamable HTTP transport.
+type HTTP struct {
+	srv *http.Server
+	ln  net.Listener
+	mcp *mcpserver.StreamableHTTPServer
+	url string
+}
+
+// ListenHTTP binds the address and returns the transport, ready to Serve.
+func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
+	if o.Addr == "" {
+		o.Addr = DefaultAddr
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
+	}
+	if err := CheckToken(o.Token); err != nil {
+		return nil, err
+	}
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen address %q: %w", o.Addr, err)
+	}
+	if !isLoopback(host) && !o.AllowRemote {
+		return nil, fmt.Errorf("listen address %s is reachable from other machines; pass --allow-remote to listen there (the token is still required)", o.Addr)
+	}
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, fmt.Errorf("%s is already in use, by another assent or another program; stop it, or listen elsewhere with --listen (clients must then be told the new URL)", o.Addr)
+		}
+		return nil, fmt.Errorf("listen on %s: %w", o.Addr, err)
+	}
+	h := &HTTP{ln: ln, url: "http://" + ln.Addr().String() + EndpointPath}
+	h.mcp = mcpserver.NewStreamableHTTPServer(s.mcp,
+		mcpserver.WithStreamableHTTPLogger(s.log.With("transport", "http")))
+	mux := http.NewServeMux()
+	mux.Handle(EndpointPath, &guard{token: []byte(o.Token), allowRemote: o.AllowRemote, maxBody: o.MaxBody,
+		log: s.log, next: h.mcp})
+	h.srv = &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		IdleTimeout:       2 * time.Minute,
+		// No WriteTimeout: a call may wait for a human for a long time.
+		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	return h, nil
+}
+
+// URL is the endpoint clients connect to, http://host:port/mcp.
+func (h *HTTP) URL() string { return h.url }
+
+// Serve answers requests until Shutdown; it then returns nil.
+func (h *HTTP) Serve() error {
+	if err := h.srv.Serve(h.ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Shutdown stops accepting requests and waits for those in flight until
+// ctx ends. End the calls first (close the queue): a request whose call
+// waits for an operator would otherwise hold shutdown until ctx ends.
+func (h *HTTP) Shutdown(ctx context.Context) error {
+	h.mcp.CloseSessions(ctx)
+	err := h.srv.Shutdown(ctx)
+	_ = h.ln.Close() // in case Serve never ran; closing twice is harmless
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return errors.Join(err, h.srv.Close())
+	}
+	return err
+}

@@ -1,0 +1,195 @@
+package server
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+const testToken = "test-token-0123456789abcdef"
+
+// serveHTTP starts the fixture's server on a free loopback port and stops
+// it when the test ends.
+func (f *fixture) serveHTTP(o HTTPOptions) *HTTP {
+	f.t.Helper()
+	if o.Addr == "" {
+		o.Addr = "127.0.0.1:0"
+	}
+	if o.Token == "" {
+		o.Token = testToken
+	}
+	h, err := f.s.ListenHTTP(o)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- h.Serve() }()
+	f.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := h.Shutdown(ctx); err != nil {
+			f.t.Errorf("shutdown: %v", err)
+		}
+		if err := <-served; err != nil {
+			f.t.Errorf("serve: %v", err)
+		}
+	})
+	return h
+}
+
+// httpClient returns a started Streamable HTTP client of the era.
+func (f *fixture) httpClient(h *HTTP, opts []client.ClientOption, n *notes, topts ...transport.StreamableHTTPCOption) *client.Client {
+	f.t.Helper()
+	hc := &http.Client{Transport: &http.Transport{}}
+	f.t.Cleanup(hc.CloseIdleConnections)
+	topts = append([]transport.StreamableHTTPCOption{
+		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}),
+		transport.WithHTTPBasicClient(hc),
+	}, topts...)
+	tr, err := transport.NewStreamableHTTP(h.URL(), topts...)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	c := client.NewClient(tr, opts...)
+	start(f.t, c, n)
+	return c
+}
+
+func TestHTTP_CallsInBothEras(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			hold := make(chan struct{})
+			f.runner.Expect("uname", "p").Stdout("first\n").Hold = hold
+			h := f.serveHTTP(HTTPOptions{})
+			var n notes
+			c := f.httpClient(h, era.opts, &n)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+			if err != nil || len(list.Tools) != 3 {
+				t.Fatalf("list: %v %v", list, err)
+			}
+			res, err := call(ctx, c, "burn", map[string]any{"x": "y"}, "")
+			if err != nil || !res.IsError || textOf(res) != "denied by rule no-burn: never burn" {
+				t.Fatalf("denied call: %+v %v", res, err)
+			}
+			done := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, err := call(ctx, c, "look", map[string]any{"what_thing": "p"}, "tok")
+				if err != nil {
+					t.Error(err)
+				}
+				done <- res
+			}()
+			waitFor(t, "progress over HTTP", func() bool {
+				m := n.messages(progressMethod)
+				return len(m) > 0 && m[0] == "first"
+			})
+			close(hold)
+			if res := <-done; res == nil || res.IsError || structured(t, res).Stdout != "first\n" {
+				t.Fatalf("result %+v", res)
+			}
+			got, err := f.q.Call(2)
+			if err != nil || got.Client != "test-agent" {
+				t.Fatalf("client name in the queue: %q %v", got.Client, err)
+			}
+		})
+	}
+}
+
+func TestHTTP_CancelKillsTheRunningCall(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			f.runner.Expect("uname", "long").Hold = make(chan struct{})
+			h := f.serveHTTP(HTTPOptions{})
+			c := f.httpClient(h, era.opts, nil)
+			ctx, cancel := context.WithCancel(context.Background())
+			errc := make(chan error, 1)
+			go func() {
+				_, err := call(ctx, c, "look", map[string]any{"what_thing": "long"}, "")
+				errc <- err
+			}()
+			id := f.runningCall()
+			cancel()
+			if err := <-errc; err == nil {
+				t.Fatal("the cancelled call returned a result")
+			}
+			got := f.waitStatus(id, "done")
+			if got.Result == nil || !got.Result.Cancelled {
+				t.Fatalf("result %+v", got.Result)
+			}
+		})
+	}
+}
+
+func TestHTTP_ListChanged(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			h := f.serveHTTP(HTTPOptions{})
+			var n notes
+			var c *client.Client
+			if era.opts == nil {
+				c = f.httpClient(h, era.opts, &n)
+				stop, err := c.ListenAsync(context.Background(), mcp.SubscriptionFilter{ToolsListChanged: true}, func(err error) { t.Error(err) })
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer stop()
+			} else {
+				c = f.httpClient(h, era.opts, &n, transport.WithContinuousListening())
+			}
+			// The listen stream opens asynchronously: apply until the
+			// notification arrives.
+			waitFor(t, "tools/list_changed", func() bool {
+				f.s.SetTools(f.load(withNewTool).Config)
+				return len(n.messages(string(mcp.MethodNotificationToolsListChanged))) > 0
+			})
+			list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+			if err != nil || len(list.Tools) != 4 {
+				t.Fatalf("list after change: %v %v", list, err)
+			}
+		})
+	}
+}
+
+func TestListenHTTP_Refusals(t *testing.T) {
+	f := newFixture(t, nil)
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	tests := []struct {
+		name string
+		o    HTTPOptions
+		want string
+	}{
+		{name: "busy port", o: HTTPOptions{Addr: busy.Addr().String(), Token: testToken}, want: busy.Addr().String() + " is already in use"},
+		{name: "all interfaces without --allow-remote", o: HTTPOptions{Addr: ":0", Token: testToken}, want: "pass --allow-remote"},
+		{name: "a LAN address without --allow-remote", o: HTTPOptions{Addr: "192.0.2.1:7323", Token: testToken}, want: "pass --allow-remote"},
+		{name: "short token", o: HTTPOptions{Addr: "127.0.0.1:0", Token: "short"}, want: "at least 16"},
+		{name: "no token", o: HTTPOptions{Addr: "127.0.0.1:0"}, want: "at least 16"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := f.s.ListenHTTP(tc.o)
+			if err == nil {
+				_ = h.Shutdown(context.Background())
+				t.Fatal("listened")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

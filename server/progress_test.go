@@ -1,0 +1,142 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/assent-sh/assent/queue"
+)
+
+const progressMethod = string(mcp.MethodNotificationProgress)
+
+func TestProgress_OutputWhileRunning(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			hold := make(chan struct{})
+			f.runner.Expect("uname", "p").Stdout("line1\nline2\n").Hold = hold
+			var n notes
+			c := f.inProcess(era.opts, &n)
+			done := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, err := call(context.Background(), c, "look", map[string]any{"what_thing": "p"}, "tok")
+				if err != nil {
+					t.Error(err)
+				}
+				done <- res
+			}()
+			waitFor(t, "output progress", func() bool { return slices.Contains(n.messages(progressMethod), "line1\nline2") })
+			close(hold)
+			if res := <-done; res == nil || res.IsError {
+				t.Fatalf("result %+v", res)
+			}
+		})
+	}
+}
+
+func TestProgress_HeartbeatWhileWaitingForApproval(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			var n notes
+			c := f.inProcess(era.opts, &n)
+			done := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, _ := call(context.Background(), c, "change", map[string]any{"file": "f"}, "tok")
+				done <- res
+			}()
+			id := f.pendingCall()
+			waitFor(t, "two heartbeats", func() bool {
+				m := n.messages(progressMethod)
+				return len(m) >= 3 && m[0] == "waiting for an operator to approve the call" &&
+					strings.HasPrefix(m[2], "still waiting for an operator to approve the call (")
+			})
+			if err := f.q.Deny(id, "no"); err != nil {
+				t.Fatal(err)
+			}
+			if res := <-done; res == nil || textOf(res) != "denied by the operator: no" {
+				t.Fatalf("result %+v", res)
+			}
+		})
+	}
+}
+
+func TestProgress_NoTokenNoNotifications(t *testing.T) {
+	f := newFixture(t, nil)
+	f.runner.Expect("uname", "p").Stdout("line\n")
+	var n notes
+	c := f.inProcess(nil, &n)
+	if _, err := call(context.Background(), c, "look", map[string]any{"what_thing": "p"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // room for a notification that should not come
+	if m := n.messages(progressMethod); len(m) != 0 {
+		t.Fatalf("progress without a token: %q", m)
+	}
+}
+
+func TestCancel_EndsTheCallInTheQueue(t *testing.T) {
+	tests := []struct {
+		name   string
+		tool   string
+		args   map[string]any
+		expect func(f *fixture)
+		await  func(f *fixture) queue.ID
+		check  func(t *testing.T, c queue.Call)
+	}{
+		{name: "pending call withdrawn", tool: "change", args: map[string]any{"file": "f"},
+			await: (*fixture).pendingCall,
+			check: func(t *testing.T, c queue.Call) {
+				if c.Status != queue.Cancelled || c.Decider != queue.ByClient {
+					t.Fatalf("status %s by %s", c.Status, c.Decider)
+				}
+			}},
+		{name: "running call killed", tool: "look", args: map[string]any{"what_thing": "long"},
+			expect: func(f *fixture) { f.runner.Expect("uname", "long").Hold = make(chan struct{}) },
+			await:  (*fixture).runningCall,
+			check: func(t *testing.T, c queue.Call) {
+				if c.Status != queue.Done || c.Result == nil || !c.Result.Cancelled {
+					t.Fatalf("status %s result %+v", c.Status, c.Result)
+				}
+			}},
+	}
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			for _, tc := range tests {
+				t.Run(tc.name, func(t *testing.T) {
+					f := newFixture(t, nil)
+					if tc.expect != nil {
+						tc.expect(f)
+					}
+					c := f.inProcess(era.opts, nil)
+					ctx, cancel := context.WithCancel(context.Background())
+					errc := make(chan error, 1)
+					go func() {
+						_, err := call(ctx, c, tc.tool, tc.args, "")
+						errc <- err
+					}()
+					id := tc.await(f)
+					cancel()
+					// In process, the server answers the cancelled request
+					// itself (its context is the caller's); over the wire
+					// the client stops waiting. Either way, one answer.
+					if err := <-errc; err != nil && !errors.Is(err, context.Canceled) {
+						t.Fatalf("call error %v", err)
+					}
+					waitFor(t, "the call to end", func() bool {
+						got, err := f.q.Call(id)
+						return err == nil && got.Status.Ended()
+					})
+					got, _ := f.q.Call(id)
+					tc.check(t, got)
+				})
+			}
+		})
+	}
+}

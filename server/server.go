@@ -1,0 +1,131 @@
+// Package server is assent's MCP front end. It offers the config's tools
+// to MCP clients, built at runtime from each tool's parameters, and hands
+// every call to the queue, which decides, runs and journals it; the server
+// turns the outcome into a tool result an agent can act on. It speaks both
+// protocol eras mcp-go serves (stateless 2026-07-28 and initialize-based
+// 2025-11-25 and older), over stdio and over Streamable HTTP guarded by a
+// bearer token, Host and Origin checks and a body cap. It watches the tool
+// files and describes each change, but applies one only when told to.
+//
+// It knows nothing of the console: the console drives the same queue.
+package server
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/queue"
+)
+
+// Defaults for Options.
+const (
+	// DefaultProgressInterval is the shortest gap between two progress
+	// notifications carrying a call's output.
+	DefaultProgressInterval = 250 * time.Millisecond
+	// DefaultHeartbeat is how often a call that waits for an operator, or
+	// runs without output, tells its client it is still alive, so clients
+	// with a 60–120 s request timeout that reset it on progress keep
+	// waiting.
+	DefaultHeartbeat = 10 * time.Second
+)
+
+// Options configure a Server.
+type Options struct {
+	// Queue takes every call; required.
+	Queue *queue.Queue
+	// Name and Version are what the server calls itself to clients;
+	// default "assent" and "dev".
+	Name, Version string
+	// Logger receives the server's log lines; default none. Nothing the
+	// server logs carries a token.
+	Logger *slog.Logger
+	// ProgressInterval is the shortest gap between output progress
+	// notifications; default DefaultProgressInterval.
+	ProgressInterval time.Duration
+	// Heartbeat is the gap between "still waiting" progress notifications;
+	// default DefaultHeartbeat.
+	Heartbeat time.Duration
+}
+
+// Server is the MCP server for one queue and one, replaceable, tool set.
+type Server struct {
+	opts Options
+	q    *queue.Queue
+	mcp  *mcpserver.MCPServer
+	log  *slog.Logger
+
+	mu  sync.Mutex // serializes replacing the tool set
+	cfg atomic.Pointer[config.Config]
+}
+
+// instructions tell an agent, once, how this server's tools behave.
+const instructions = "Each tool runs one fixed command with your arguments filled in, without a shell. " +
+	"A call may wait for a human to approve it. A result with isError explains a refusal or denial " +
+	"in words you can act on; a non-zero exit code is an ordinary result."
+
+// New returns a server offering cfg's tools.
+func New(cfg *config.Config, opts Options) (*Server, error) {
+	if opts.Queue == nil {
+		return nil, errors.New("server: a queue is required")
+	}
+	if cfg == nil {
+		return nil, errors.New("server: a config is required")
+	}
+	if opts.Name == "" {
+		opts.Name = "assent"
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.ProgressInterval <= 0 {
+		opts.ProgressInterval = DefaultProgressInterval
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
+	}
+	s := &Server{opts: opts, q: opts.Queue, log: opts.Logger}
+	s.mcp = mcpserver.NewMCPServer(opts.Name, opts.Version,
+		mcpserver.WithToolCapabilities(true),
+		mcpserver.WithRecovery(),
+		mcpserver.WithInstructions(instructions))
+	s.SetTools(cfg)
+	return s, nil
+}
+
+// SetTools replaces the tool set with cfg's and tells connected clients
+// (tools/list_changed). Calls already submitted finish with the tool they
+// were called with.
+func (s *Server) SetTools(cfg *config.Config) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setToolsLocked(cfg)
+}
+
+func (s *Server) setToolsLocked(cfg *config.Config) {
+	tools := make([]mcpserver.ServerTool, 0, len(cfg.Tools))
+	for _, t := range cfg.Tools {
+		tools = append(tools, mcpserver.ServerTool{Tool: mcpTool(t), Handler: s.handler(t)})
+	}
+	s.cfg.Store(cfg)
+	s.mcp.SetTools(tools...)
+}
+
+// Config returns the config whose tools are offered now.
+func (s *Server) Config() *config.Config { return s.cfg.Load() }
+
+// Queue returns the queue the server submits calls to.
+func (s *Server) Queue() *queue.Queue { return s.q }
+
+// MCP returns the underlying mcp-go server, for transports this package
+// does not wrap (an in-process client in tests or a relay).
+func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }

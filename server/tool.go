@@ -1,0 +1,65 @@
+package server
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/assent-sh/assent/config"
+)
+
+// outputSchema is every tool's result: the system_command seed's result
+// ({stdout, stderr, exitCode, duration}) with the duration's unit in its
+// name, and the flags that say the output is not all there.
+var outputSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"stdout":{"type":"string","description":"standard output, up to the tool's cap"},` +
+	`"stderr":{"type":"string","description":"standard error, up to the tool's cap"},` +
+	`"exitCode":{"type":"integer","description":"exit status; 128+n when signal n ended it"},` +
+	`"durationMs":{"type":"integer","description":"wall time of the run in milliseconds"},` +
+	`"truncated":{"type":"boolean","description":"stdout or stderr passed its cap and was cut"},` +
+	`"timedOut":{"type":"boolean","description":"the tool's timeout ended the run"},` +
+	`"signal":{"type":"string","description":"the signal that ended the program, if one did"}},` +
+	`"required":["stdout","stderr","exitCode","durationMs","truncated","timedOut"],"additionalProperties":false}`)
+
+// mcpTool describes a config tool to MCP clients. The annotations are all
+// set, never left to a client's defaults: readOnlyHint is the operator's
+// read_only, destructiveHint its opposite, idempotentHint true only for
+// read-only tools (running them twice changes nothing). openWorldHint is
+// always true: assent runs programs it cannot see into, and read_only says
+// nothing about whether one reaches the network.
+func mcpTool(t *config.Tool) mcp.Tool {
+	schema, err := json.Marshal(t.InputSchema())
+	if err != nil {
+		// InputSchema holds only strings, numbers, bools, maps and
+		// slices of them; marshalling cannot fail.
+		panic("server: input schema of tool " + t.Name + ": " + err.Error())
+	}
+	return mcp.Tool{
+		Name:            t.Name,
+		Description:     plainDescription(t.Description),
+		RawInputSchema:  schema,
+		RawOutputSchema: outputSchema,
+		Annotations: mcp.ToolAnnotation{
+			Title:           t.Name,
+			ReadOnlyHint:    mcp.ToBoolPtr(t.ReadOnly),
+			DestructiveHint: mcp.ToBoolPtr(!t.ReadOnly),
+			IdempotentHint:  mcp.ToBoolPtr(t.ReadOnly),
+			OpenWorldHint:   mcp.ToBoolPtr(true),
+		},
+	}
+}
+
+// placeholder is a {name} or {name...} in a description.
+var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)(?:\.\.\.)?\}`)
+
+// plainDescription turns the placeholders of a seed-style description
+// ("List all files in a {directory}") into words ("... in a directory"), so
+// the text reads naturally to a model; underscores become spaces.
+func plainDescription(d string) string {
+	return placeholder.ReplaceAllStringFunc(d, func(m string) string {
+		name := placeholder.FindStringSubmatch(m)[1]
+		return strings.ReplaceAll(name, "_", " ")
+	})
+}
