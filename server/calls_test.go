@@ -8,13 +8,14 @@ import (
 
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/server/servertest"
 )
 
 // callIn waits for a call with the status and returns its id.
 func (f *fixture) callIn(status queue.Status) queue.ID {
 	f.t.Helper()
 	var id queue.ID
-	waitFor(f.t, "a call "+string(status), func() bool {
+	servertest.WaitFor(f.t, "a call "+string(status), func() bool {
 		for _, c := range f.q.Snapshot().Calls {
 			if c.Status == status {
 				id = c.ID
@@ -63,6 +64,12 @@ func TestCallTool_Outcomes(t *testing.T) {
 				r.Result = exec.Result{TimedOut: true, ExitCode: 143, Signal: "SIGTERM"}
 			},
 			isError: true, text: "timed out after 30s; partial output:\npartial\n[ended by SIGTERM · "},
+		{name: "output over the cap with on_overflow kill", tool: "look", args: map[string]any{"what_thing": "flood"},
+			expect: func(f *fixture) {
+				f.runner.Expect("uname", "flood").Result = exec.Result{OverflowKilled: true, ExitCode: 143, Signal: "SIGTERM",
+					Stdout: exec.Output{Data: []byte("yyyy"), Bytes: 9000, Truncated: true}}
+			},
+			isError: true, text: "killed because its output passed the tool's cap of 4 bytes (on_overflow: kill); partial output:\nyyyy\n[ended by SIGTERM · 0 ms · stdout truncated at 4 bytes of 8.8 KiB]"},
 		{name: "could not start", tool: "look", args: map[string]any{"what_thing": "gone"},
 			expect: func(f *fixture) {
 				f.runner.Expect("uname", "gone").Result = exec.Result{ExitCode: 127, StartError: "no such file or directory"}
@@ -95,26 +102,26 @@ func TestCallTool_Outcomes(t *testing.T) {
 			},
 			isError: true, text: "killed by the operator; partial output:\nso far\n[ended by SIGTERM · "},
 	}
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			for _, tc := range tests {
 				t.Run(tc.name, func(t *testing.T) {
 					f := newFixture(t, tc.queue)
 					if tc.expect != nil {
 						tc.expect(f)
 					}
-					c := f.inProcess(era.opts, nil)
+					c := f.inProcess(era.Options, nil)
 					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 					defer cancel()
 					if tc.operate != nil {
 						go tc.operate(f)
 					}
-					res, err := call(ctx, c, tc.tool, tc.args, "")
+					res, err := servertest.Call(ctx, c, tc.tool, tc.args, "")
 					if err != nil {
 						t.Fatal(err)
 					}
-					if res.IsError != tc.isError || !strings.HasPrefix(textOf(res), tc.text) {
-						t.Fatalf("isError %v, text %q; want %v, %q", res.IsError, textOf(res), tc.isError, tc.text)
+					if res.IsError != tc.isError || !strings.HasPrefix(servertest.Text(res), tc.text) {
+						t.Fatalf("isError %v, text %q; want %v, %q", res.IsError, servertest.Text(res), tc.isError, tc.text)
 					}
 					if !tc.isError {
 						if sc := structured(t, res); sc.ExitCode != tc.exit || !strings.HasPrefix(tc.text, sc.Stdout) {
@@ -128,12 +135,12 @@ func TestCallTool_Outcomes(t *testing.T) {
 }
 
 func TestCallTool_ClientAndSessionReachTheQueue(t *testing.T) {
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
 			f.runner.Expect("uname", "a")
-			c := f.inProcess(era.opts, nil)
-			if _, err := call(context.Background(), c, "look", map[string]any{"what_thing": "a"}, ""); err != nil {
+			c := f.inProcess(era.Options, nil)
+			if _, err := servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "a"}, ""); err != nil {
 				t.Fatal(err)
 			}
 			got, err := f.q.Call(1)
@@ -154,16 +161,16 @@ func TestCallTool_OverTheRunningLimitIsRetryable(t *testing.T) {
 	c := f.inProcess(nil, nil)
 	first := make(chan error, 1)
 	go func() {
-		_, err := call(context.Background(), c, "look", map[string]any{"what_thing": "first"}, "")
+		_, err := servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "first"}, "")
 		first <- err
 	}()
 	f.runningCall()
-	res, err := call(context.Background(), c, "look", map[string]any{"what_thing": "second"}, "")
+	res, err := servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "second"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.IsError || textOf(res) != "too many calls running (limit 1); retry shortly" {
-		t.Fatalf("isError %v, text %q", res.IsError, textOf(res))
+	if !res.IsError || servertest.Text(res) != "too many calls running (limit 1); retry shortly" {
+		t.Fatalf("isError %v, text %q", res.IsError, servertest.Text(res))
 	}
 	close(hold)
 	if err := <-first; err != nil {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+
+	"github.com/assent-sh/assent/server/servertest"
 )
 
 // TestConcurrentCalls_OneResponseEach makes 200 calls at once, a third
@@ -32,33 +33,22 @@ func TestConcurrentCalls_OneResponseEach(t *testing.T) {
 		}},
 	}
 	for _, tr := range transports {
-		for _, era := range eras {
-			t.Run(tr.name+"/"+era.name, func(t *testing.T) {
+		for _, era := range servertest.Eras() {
+			t.Run(tr.name+"/"+era.Name, func(t *testing.T) {
 				f := newFixture(t, nil)
 				f.runner.Expect("uname", "ok").Stdout("fine\n").Repeat = true
-				c := tr.connect(f, era.opts)
+				c := tr.connect(f, era.Options)
 				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 				defer cancel()
-				answers := make([]string, calls)
-				var wg sync.WaitGroup
-				for i := range calls {
-					wg.Go(func() {
-						tool, args := "look", map[string]any{"what_thing": "ok"}
-						switch i % 3 {
-						case 1:
-							tool, args = "burn", map[string]any{"x": fmt.Sprint(i)}
-						case 2:
-							args = map[string]any{"what_thing": "-" + fmt.Sprint(i)}
-						}
-						res, err := call(ctx, c, tool, args, "")
-						if err != nil {
-							answers[i] = "error: " + err.Error()
-							return
-						}
-						answers[i] = textOf(res)
-					})
-				}
-				wg.Wait()
+				answers := servertest.CallAll(ctx, c, calls, func(i int) (string, map[string]any) {
+					switch i % 3 {
+					case 1:
+						return "burn", map[string]any{"x": fmt.Sprint(i)}
+					case 2:
+						return "look", map[string]any{"what_thing": "-" + fmt.Sprint(i)}
+					}
+					return "look", map[string]any{"what_thing": "ok"}
+				})
 				ran := 0
 				for i, a := range answers {
 					var ok bool

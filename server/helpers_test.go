@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/server/servertest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -35,16 +35,6 @@ const testTools = `{
     {"id": "no-burn", "decision": "deny", "tool": "burn", "reason": "never burn"}
   ]
 }`
-
-// eras are the two protocol eras mcp-go's client speaks: by default the
-// stateless 2026-07-28 core, or, pinned, the initialize handshake.
-var eras = []struct {
-	name string
-	opts []client.ClientOption
-}{
-	{mcp.ProtocolVersion20260728, nil},
-	{mcp.ProtocolVersion20251125, []client.ClientOption{client.WithProtocolVersion(mcp.ProtocolVersion20251125)}},
-}
 
 // fixture is a server over a queue with a real journal and a fake runner.
 type fixture struct {
@@ -127,98 +117,15 @@ func (f *fixture) tryLoad(text string) (Loaded, error) {
 	return Loaded{Config: cfg, Policy: pol}, nil
 }
 
-// notes collects a client's notifications.
-type notes struct {
-	mu  sync.Mutex
-	got []mcp.JSONRPCNotification
-}
-
-func (n *notes) add(x mcp.JSONRPCNotification) {
-	n.mu.Lock()
-	n.got = append(n.got, x)
-	n.mu.Unlock()
-}
-
-// messages returns the message of each notification of the method.
-func (n *notes) messages(method string) []string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	var out []string
-	for _, x := range n.got {
-		if x.Method == method {
-			m, _ := x.Params.AdditionalFields["message"].(string)
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// waitFor polls until cond holds: mcp-go's client delivers notifications
-// asynchronously, sometimes after the response they preceded.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// start initializes a client as "test-agent" and closes it when the test
-// ends; n, when non-nil, collects its notifications.
-func start(t *testing.T, c *client.Client, n *notes) {
-	t.Helper()
-	if n != nil {
-		c.OnNotification(n.add)
-	}
-	// Start's context lives as long as the connection (a listening
-	// stream, a child process), so it is not the handshake's timeout.
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	t.Cleanup(func() { _ = c.Close() })
-	var ir mcp.InitializeRequest
-	ir.Params.ClientInfo = mcp.Implementation{Name: "test-agent", Version: "1"}
-	if _, err := c.Initialize(ctx, ir); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // inProcess returns a started in-process client of the era.
-func (f *fixture) inProcess(opts []client.ClientOption, n *notes) *client.Client {
+func (f *fixture) inProcess(opts []client.ClientOption, n *servertest.Notes) *client.Client {
 	f.t.Helper()
 	c, err := client.NewInProcessClientWithOptions(f.s.MCP(), opts...)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	start(f.t, c, n)
+	servertest.Connect(f.t, c, "test-agent", n)
 	return c
-}
-
-// call calls a tool; token, when not "", asks for progress.
-func call(ctx context.Context, c *client.Client, tool string, args map[string]any, token string) (*mcp.CallToolResult, error) {
-	var r mcp.CallToolRequest
-	r.Params.Name = tool
-	r.Params.Arguments = args
-	if token != "" {
-		r.Params.Meta = &mcp.Meta{ProgressToken: token}
-	}
-	return c.CallTool(ctx, r)
-}
-
-// textOf returns the result's text content.
-func textOf(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
 
 // structured decodes the result's structured content.
@@ -241,7 +148,7 @@ func structured(t *testing.T, r *mcp.CallToolResult) callResult {
 func (f *fixture) waitStatus(id queue.ID, want queue.Status) queue.Call {
 	f.t.Helper()
 	var c queue.Call
-	waitFor(f.t, "call "+id.String()+" "+string(want), func() bool {
+	servertest.WaitFor(f.t, "call "+id.String()+" "+string(want), func() bool {
 		var err error
 		c, err = f.q.Call(id)
 		return err == nil && c.Status == want

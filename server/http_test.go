@@ -11,6 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/assent-sh/assent/server/servertest"
 )
 
 const testToken = "test-token-0123456789abcdef"
@@ -45,7 +47,7 @@ func (f *fixture) serveHTTP(o HTTPOptions) *HTTP {
 }
 
 // httpClient returns a started Streamable HTTP client of the era.
-func (f *fixture) httpClient(h *HTTP, opts []client.ClientOption, n *notes, topts ...transport.StreamableHTTPCOption) *client.Client {
+func (f *fixture) httpClient(h *HTTP, opts []client.ClientOption, n *servertest.Notes, topts ...transport.StreamableHTTPCOption) *client.Client {
 	f.t.Helper()
 	hc := &http.Client{Transport: &http.Transport{}}
 	f.t.Cleanup(hc.CloseIdleConnections)
@@ -58,39 +60,39 @@ func (f *fixture) httpClient(h *HTTP, opts []client.ClientOption, n *notes, topt
 		f.t.Fatal(err)
 	}
 	c := client.NewClient(tr, opts...)
-	start(f.t, c, n)
+	servertest.Connect(f.t, c, "test-agent", n)
 	return c
 }
 
 func TestHTTP_CallsInBothEras(t *testing.T) {
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
 			hold := make(chan struct{})
 			f.runner.Expect("uname", "p").Stdout("first\n").Hold = hold
 			h := f.serveHTTP(HTTPOptions{})
-			var n notes
-			c := f.httpClient(h, era.opts, &n)
+			var n servertest.Notes
+			c := f.httpClient(h, era.Options, &n)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
 			if err != nil || len(list.Tools) != 3 {
 				t.Fatalf("list: %v %v", list, err)
 			}
-			res, err := call(ctx, c, "burn", map[string]any{"x": "y"}, "")
-			if err != nil || !res.IsError || textOf(res) != "denied by rule no-burn: never burn" {
+			res, err := servertest.Call(ctx, c, "burn", map[string]any{"x": "y"}, "")
+			if err != nil || !res.IsError || servertest.Text(res) != "denied by rule no-burn: never burn" {
 				t.Fatalf("denied call: %+v %v", res, err)
 			}
 			done := make(chan *mcp.CallToolResult, 1)
 			go func() {
-				res, err := call(ctx, c, "look", map[string]any{"what_thing": "p"}, "tok")
+				res, err := servertest.Call(ctx, c, "look", map[string]any{"what_thing": "p"}, "tok")
 				if err != nil {
 					t.Error(err)
 				}
 				done <- res
 			}()
-			waitFor(t, "progress over HTTP", func() bool {
-				m := n.messages(progressMethod)
+			servertest.WaitFor(t, "progress over HTTP", func() bool {
+				m := n.Messages(mcp.MethodNotificationProgress)
 				return len(m) > 0 && m[0] == "first"
 			})
 			close(hold)
@@ -106,16 +108,16 @@ func TestHTTP_CallsInBothEras(t *testing.T) {
 }
 
 func TestHTTP_CancelKillsTheRunningCall(t *testing.T) {
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
 			f.runner.Expect("uname", "long").Hold = make(chan struct{})
 			h := f.serveHTTP(HTTPOptions{})
-			c := f.httpClient(h, era.opts, nil)
+			c := f.httpClient(h, era.Options, nil)
 			ctx, cancel := context.WithCancel(context.Background())
 			errc := make(chan error, 1)
 			go func() {
-				_, err := call(ctx, c, "look", map[string]any{"what_thing": "long"}, "")
+				_, err := servertest.Call(ctx, c, "look", map[string]any{"what_thing": "long"}, "")
 				errc <- err
 			}()
 			id := f.runningCall()
@@ -132,27 +134,27 @@ func TestHTTP_CancelKillsTheRunningCall(t *testing.T) {
 }
 
 func TestHTTP_ListChanged(t *testing.T) {
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
 			h := f.serveHTTP(HTTPOptions{})
-			var n notes
+			var n servertest.Notes
 			var c *client.Client
-			if era.opts == nil {
-				c = f.httpClient(h, era.opts, &n)
+			if era.Options == nil {
+				c = f.httpClient(h, era.Options, &n)
 				stop, err := c.ListenAsync(context.Background(), mcp.SubscriptionFilter{ToolsListChanged: true}, func(err error) { t.Error(err) })
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer stop()
 			} else {
-				c = f.httpClient(h, era.opts, &n, transport.WithContinuousListening())
+				c = f.httpClient(h, era.Options, &n, transport.WithContinuousListening())
 			}
 			// The listen stream opens asynchronously: apply until the
 			// notification arrives.
-			waitFor(t, "tools/list_changed", func() bool {
+			servertest.WaitFor(t, "tools/list_changed", func() bool {
 				f.s.SetTools(f.load(withNewTool).Config)
-				return len(n.messages(string(mcp.MethodNotificationToolsListChanged))) > 0
+				return len(n.Messages(mcp.MethodNotificationToolsListChanged)) > 0
 			})
 			list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 			if err != nil || len(list.Tools) != 4 {

@@ -11,27 +11,26 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/server/servertest"
 )
 
-const progressMethod = string(mcp.MethodNotificationProgress)
-
 func TestProgress_OutputWhileRunning(t *testing.T) {
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
 			hold := make(chan struct{})
 			f.runner.Expect("uname", "p").Stdout("line1\nline2\n").Hold = hold
-			var n notes
-			c := f.inProcess(era.opts, &n)
+			var n servertest.Notes
+			c := f.inProcess(era.Options, &n)
 			done := make(chan *mcp.CallToolResult, 1)
 			go func() {
-				res, err := call(context.Background(), c, "look", map[string]any{"what_thing": "p"}, "tok")
+				res, err := servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "p"}, "tok")
 				if err != nil {
 					t.Error(err)
 				}
 				done <- res
 			}()
-			waitFor(t, "output progress", func() bool { return slices.Contains(n.messages(progressMethod), "line1\nline2") })
+			servertest.WaitFor(t, "output progress", func() bool { return slices.Contains(n.Messages(mcp.MethodNotificationProgress), "line1\nline2") })
 			close(hold)
 			if res := <-done; res == nil || res.IsError {
 				t.Fatalf("result %+v", res)
@@ -41,26 +40,26 @@ func TestProgress_OutputWhileRunning(t *testing.T) {
 }
 
 func TestProgress_HeartbeatWhileWaitingForApproval(t *testing.T) {
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
-			var n notes
-			c := f.inProcess(era.opts, &n)
+			var n servertest.Notes
+			c := f.inProcess(era.Options, &n)
 			done := make(chan *mcp.CallToolResult, 1)
 			go func() {
-				res, _ := call(context.Background(), c, "change", map[string]any{"file": "f"}, "tok")
+				res, _ := servertest.Call(context.Background(), c, "change", map[string]any{"file": "f"}, "tok")
 				done <- res
 			}()
 			id := f.pendingCall()
-			waitFor(t, "two heartbeats", func() bool {
-				m := n.messages(progressMethod)
+			servertest.WaitFor(t, "two heartbeats", func() bool {
+				m := n.Messages(mcp.MethodNotificationProgress)
 				return len(m) >= 3 && m[0] == "waiting for an operator to approve the call" &&
 					strings.HasPrefix(m[2], "still waiting for an operator to approve the call (")
 			})
 			if err := f.q.Deny(id, "no"); err != nil {
 				t.Fatal(err)
 			}
-			if res := <-done; res == nil || textOf(res) != "denied by the operator: no" {
+			if res := <-done; res == nil || servertest.Text(res) != "denied by the operator: no" {
 				t.Fatalf("result %+v", res)
 			}
 		})
@@ -70,13 +69,13 @@ func TestProgress_HeartbeatWhileWaitingForApproval(t *testing.T) {
 func TestProgress_NoTokenNoNotifications(t *testing.T) {
 	f := newFixture(t, nil)
 	f.runner.Expect("uname", "p").Stdout("line\n")
-	var n notes
+	var n servertest.Notes
 	c := f.inProcess(nil, &n)
-	if _, err := call(context.Background(), c, "look", map[string]any{"what_thing": "p"}, ""); err != nil {
+	if _, err := servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "p"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond) // room for a notification that should not come
-	if m := n.messages(progressMethod); len(m) != 0 {
+	if m := n.Messages(mcp.MethodNotificationProgress); len(m) != 0 {
 		t.Fatalf("progress without a token: %q", m)
 	}
 }
@@ -106,19 +105,19 @@ func TestCancel_EndsTheCallInTheQueue(t *testing.T) {
 				}
 			}},
 	}
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			for _, tc := range tests {
 				t.Run(tc.name, func(t *testing.T) {
 					f := newFixture(t, nil)
 					if tc.expect != nil {
 						tc.expect(f)
 					}
-					c := f.inProcess(era.opts, nil)
+					c := f.inProcess(era.Options, nil)
 					ctx, cancel := context.WithCancel(context.Background())
 					errc := make(chan error, 1)
 					go func() {
-						_, err := call(ctx, c, tc.tool, tc.args, "")
+						_, err := servertest.Call(ctx, c, tc.tool, tc.args, "")
 						errc <- err
 					}()
 					id := tc.await(f)
@@ -129,7 +128,7 @@ func TestCancel_EndsTheCallInTheQueue(t *testing.T) {
 					if err := <-errc; err != nil && !errors.Is(err, context.Canceled) {
 						t.Fatalf("call error %v", err)
 					}
-					waitFor(t, "the call to end", func() bool {
+					servertest.WaitFor(t, "the call to end", func() bool {
 						got, err := f.q.Call(id)
 						return err == nil && got.Status.Ended()
 					})

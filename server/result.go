@@ -76,6 +76,8 @@ func ranResult(c queue.Call, r exec.Result) *mcp.CallToolResult {
 		problem = "killed by the operator"
 	case r.TimedOut:
 		problem = "timed out after " + timeoutOf(c, r).String()
+	case r.OverflowKilled:
+		problem = "killed because its output passed the tool's cap of " + formatSize(overflowCap(r)) + " (on_overflow: kill)"
 	case r.Cancelled:
 		problem = "cancelled while running: the client withdrew the call or assent shut down"
 	}
@@ -94,6 +96,14 @@ func timeoutOf(c queue.Call, r exec.Result) time.Duration {
 		return c.Command.Timeout
 	}
 	return r.Duration.Round(time.Millisecond)
+}
+
+// overflowCap is the cap a stream passed: what was kept of it.
+func overflowCap(r exec.Result) int64 {
+	if r.Stdout.Truncated {
+		return int64(len(r.Stdout.Data))
+	}
+	return int64(len(r.Stderr.Data))
 }
 
 // transcript is the text block a model reads: stdout, stderr under a

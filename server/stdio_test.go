@@ -15,12 +15,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/server/servertest"
 )
 
 // stdioPipe serves the fixture over in-memory pipes and returns a started
 // client, a hangup that closes both ends as a client process exiting would,
 // and where ServeStdio's result lands.
-func (f *fixture) stdioPipe(opts []client.ClientOption, n *notes) (*client.Client, func(), <-chan error) {
+func (f *fixture) stdioPipe(opts []client.ClientOption, n *servertest.Notes) (*client.Client, func(), <-chan error) {
 	f.t.Helper()
 	serverIn, clientOut := io.Pipe()
 	clientIn, serverOut := io.Pipe()
@@ -33,7 +34,7 @@ func (f *fixture) stdioPipe(opts []client.ClientOption, n *notes) (*client.Clien
 		serverOut.Close()
 	}()
 	c := client.NewClient(transport.NewIO(clientIn, clientOut, nil), opts...)
-	start(f.t, c, n)
+	servertest.Connect(f.t, c, "test-agent", n)
 	hangup := func() {
 		_ = c.Close()        // the server reads end of input
 		_ = clientIn.Close() // and its writes fail, as on a closed pipe
@@ -50,26 +51,26 @@ func (f *fixture) stdioPipe(opts []client.ClientOption, n *notes) (*client.Clien
 }
 
 func TestStdio_CallsInBothEras(t *testing.T) {
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
 			hold := make(chan struct{})
 			f.runner.Expect("uname", "p").Stdout("first\n").Hold = hold
-			var n notes
-			c, _, _ := f.stdioPipe(era.opts, &n)
+			var n servertest.Notes
+			c, _, _ := f.stdioPipe(era.Options, &n)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			res, err := call(ctx, c, "look", map[string]any{"what_thing": "-x"}, "")
+			res, err := servertest.Call(ctx, c, "look", map[string]any{"what_thing": "-x"}, "")
 			if err != nil || !res.IsError {
 				t.Fatalf("refused call: %+v %v", res, err)
 			}
 			done := make(chan *mcp.CallToolResult, 1)
 			go func() {
-				res, _ := call(ctx, c, "look", map[string]any{"what_thing": "p"}, "tok")
+				res, _ := servertest.Call(ctx, c, "look", map[string]any{"what_thing": "p"}, "tok")
 				done <- res
 			}()
-			waitFor(t, "progress over stdio", func() bool {
-				m := n.messages(progressMethod)
+			servertest.WaitFor(t, "progress over stdio", func() bool {
+				m := n.Messages(mcp.MethodNotificationProgress)
 				return len(m) > 0 && m[0] == "first"
 			})
 			close(hold)
@@ -84,9 +85,11 @@ func TestStdio_EndOfInputEndsEveryCall(t *testing.T) {
 	f := newFixture(t, nil)
 	f.runner.Expect("uname", "long").Hold = make(chan struct{})
 	c, hangup, served := f.stdioPipe(nil, nil)
-	go func() { _, _ = call(context.Background(), c, "look", map[string]any{"what_thing": "long"}, "") }()
+	go func() {
+		_, _ = servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "long"}, "")
+	}()
 	running := f.runningCall()
-	go func() { _, _ = call(context.Background(), c, "change", map[string]any{"file": "f"}, "") }()
+	go func() { _, _ = servertest.Call(context.Background(), c, "change", map[string]any{"file": "f"}, "") }()
 	pending := f.pendingCall()
 	hangup()
 	select {

@@ -7,13 +7,15 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/assent-sh/assent/server/servertest"
 )
 
 func TestListTools_SchemasAndAnnotations(t *testing.T) {
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
-			c := f.inProcess(era.opts, nil)
+			c := f.inProcess(era.Options, nil)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			res, err := c.ListTools(ctx, mcp.ListToolsRequest{})

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/assent-sh/assent/server/servertest"
 )
 
 // watchFixture watches a tool file in the fixture's directory.
@@ -73,11 +75,11 @@ var withNewTool = strings.Replace(strings.Replace(testTools,
     {"id": "no-burn", "decision": "deny", "tool": "burn", "reason": "never burn"}`, "", 1)
 
 func TestWatch_ChangeIsShownThenApplied(t *testing.T) {
-	for _, era := range eras {
-		t.Run(era.name, func(t *testing.T) {
+	for _, era := range servertest.Eras() {
+		t.Run(era.Name, func(t *testing.T) {
 			w := newWatchFixture(t)
-			var n notes
-			c := w.inProcess(era.opts, &n)
+			var n servertest.Notes
+			c := w.inProcess(era.Options, &n)
 			w.write(withNewTool)
 			ch := w.next()
 			want := "+ tool fresh\n- rule no-burn"
@@ -90,8 +92,8 @@ func TestWatch_ChangeIsShownThenApplied(t *testing.T) {
 			if err := ch.Apply(); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "tools/list_changed", func() bool {
-				return len(n.messages(string(mcp.MethodNotificationToolsListChanged))) > 0
+			servertest.WaitFor(t, "tools/list_changed", func() bool {
+				return len(n.Messages(mcp.MethodNotificationToolsListChanged)) > 0
 			})
 			res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 			if err != nil {
