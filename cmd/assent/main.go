@@ -40,6 +40,9 @@ func newRootCmd() *cobra.Command {
 		newExplainCmd(),
 		newReplayCmd(),
 		newLogCmd(),
+		newServeCmd(),
+		newStdioCmd(),
+		newTokenCmd(),
 	)
 	return root
 }

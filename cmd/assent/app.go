@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/journal"
+	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/server"
+)
+
+// appOptions are the flags serve and stdio share: what to load, where to
+// journal, and how the queue behaves.
+type appOptions struct {
+	tools       []string
+	policy      policySources
+	journal     string
+	journalSync string
+	headless    bool
+	watch       bool
+	maxRunning  int
+	maxPending  int
+}
+
+// addAppFlags declares the shared flags.
+func addAppFlags(f *pflag.FlagSet) {
+	f.StringArray("tools", nil, "tool file (repeatable; default the embedded pack and its policy)")
+	f.String("policy", "", "policy file with more rules")
+	f.String("remembered", "", "remembered-rules file (default $XDG_STATE_HOME/assent/remembered.json)")
+	f.String("journal", "", "journal file (default $XDG_STATE_HOME/assent/journal.jsonl)")
+	f.String("journal-sync", string(journal.SyncGroup), "when records reach the disk: group (batched fsync) or always (one per record)")
+	f.Bool("headless", false, "no console: rules decide, and a call that would ask an operator is denied")
+	f.Bool("watch", false, "headless: apply changes to the tool and policy files as they are saved (they are logged either way)")
+	f.Int("max-running", queue.DefaultMaxRunning, "most calls running at once; more are refused with a retryable error")
+	f.Int("max-pending", queue.DefaultMaxPending, "most calls waiting for an operator at once")
+}
+
+// appOptionsFrom reads the shared flags.
+func appOptionsFrom(f *pflag.FlagSet) (appOptions, error) {
+	var o appOptions
+	var errs [9]error
+	o.tools, errs[0] = f.GetStringArray("tools")
+	o.policy.file, errs[1] = f.GetString("policy")
+	o.policy.remembered, errs[2] = f.GetString("remembered")
+	o.journal, errs[3] = f.GetString("journal")
+	o.journalSync, errs[4] = f.GetString("journal-sync")
+	o.headless, errs[5] = f.GetBool("headless")
+	o.watch, errs[6] = f.GetBool("watch")
+	o.maxRunning, errs[7] = f.GetInt("max-running")
+	o.maxPending, errs[8] = f.GetInt("max-pending")
+	return o, errors.Join(errs[:]...)
+}
+
+// app is assent assembled: tools and policy loaded and checked, the
+// journal open, the queue and the MCP server built on them. serve and
+// stdio build one and add a transport; the console will add itself.
+type app struct {
+	opts    appOptions
+	log     *slog.Logger
+	journal *journal.Journal
+	queue   *queue.Queue
+	server  *server.Server
+}
+
+// newApp loads everything and opens the journal. Every problem found at
+// load is an error naming its file.
+func newApp(o appOptions, stderr io.Writer) (*app, error) {
+	a := &app{opts: o, log: slog.New(slog.NewTextHandler(stderr, nil))}
+	sync, err := journal.ParseSyncMode(o.journalSync)
+	if err != nil {
+		return nil, err
+	}
+	if a.opts.journal == "" {
+		if a.opts.journal, err = journal.DefaultPath(); err != nil {
+			return nil, err
+		}
+	}
+	if a.opts.policy.remembered == "" {
+		if a.opts.policy.remembered, err = defaultRememberedPath(); err != nil {
+			return nil, err
+		}
+	}
+	loaded, err := a.load()
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range loaded.Config.Warnings {
+		a.log.Warn("tool file", "warning", w.String())
+	}
+	if a.journal, err = journal.Open(a.opts.journal, journal.Options{Sync: sync}); err != nil {
+		return nil, err
+	}
+	if rec := a.journal.Recovery(); !rec.Clean() {
+		a.log.Warn("the journal needed recovery", "journal", a.opts.journal, "torn_bytes", rec.TornBytes,
+			"interrupted_calls", len(rec.Interrupted), "chain_fault", rec.Fault != nil)
+	}
+	s := loaded.Config.Settings
+	runner := exec.NewLocal(exec.Options{DefaultTimeout: s.TimeoutOrDefault(), MaxTimeout: s.MaxTimeoutOrDefault(),
+		MaxOutput: s.MaxOutputOrDefault()})
+	a.queue, err = queue.New(queue.Options{Policy: loaded.Policy, Runner: runner, Journal: a.journal,
+		Headless: o.headless, MaxRunning: o.maxRunning, MaxPending: o.maxPending, PATH: os.Getenv("PATH")})
+	if err == nil {
+		a.server, err = server.New(loaded.Config, server.Options{Queue: a.queue, Version: buildVersion(), Logger: a.log})
+	}
+	if err != nil {
+		return nil, errors.Join(err, a.journal.Close())
+	}
+	return a, nil
+}
+
+// load reads the tool files and the policy, and refuses a config under
+// which a tool could rewrite assent's own files. The watcher reloads
+// through it too, so a change is held to the same checks as the start.
+func (a *app) load() (server.Loaded, error) {
+	cfg, err := loadConfig(a.opts.tools)
+	if err != nil {
+		return server.Loaded{}, err
+	}
+	if err := cfg.CheckProtected(a.protectedFiles()...); err != nil {
+		return server.Loaded{}, err
+	}
+	pol, err := loadPolicy(cfg, a.opts.policy)
+	if err != nil {
+		return server.Loaded{}, err
+	}
+	return server.Loaded{Config: cfg, Policy: pol}, nil
+}
+
+// protectedFiles are the files no tool may be able to write.
+func (a *app) protectedFiles() []config.ProtectedFile {
+	var out []config.ProtectedFile
+	for _, f := range a.opts.tools {
+		out = append(out, config.ProtectedFile{What: "tool file", Path: f})
+	}
+	if f := a.opts.policy.file; f != "" {
+		out = append(out, config.ProtectedFile{What: "policy file", Path: f})
+	}
+	return append(out,
+		config.ProtectedFile{What: "remembered-rules file", Path: a.opts.policy.remembered},
+		config.ProtectedFile{What: "journal", Path: a.opts.journal})
+}
+
+// watchedFiles are the files whose changes are reported.
+func (a *app) watchedFiles() []string {
+	files := append([]string(nil), a.opts.tools...)
+	if a.opts.policy.file != "" {
+		files = append(files, a.opts.policy.file)
+	}
+	for i, f := range files {
+		if abs, err := filepath.Abs(f); err == nil {
+			files[i] = abs
+		}
+	}
+	return files
+}
+
+// close ends every call (pending ones denied with reason, running ones
+// killed) and then closes the journal.
+func (a *app) close(reason string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	qerr := a.queue.Close(ctx, reason)
+	return errors.Join(qerr, a.journal.Close())
+}
+
+// buildVersion is the module version the binary was built from, as MCP
+// clients are told.
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/server"
+)
+
+// followChanges reports each change to the tool and policy files, and in
+// headless mode applies it only when apply (--watch) is set: otherwise the
+// change is logged and the tools and rules in force stay, since an agent
+// that could write a tool file could grant itself anything.
+func followChanges(changes <-chan server.Change, apply bool, log *slog.Logger) {
+	for c := range changes {
+		switch {
+		case c.Err != nil:
+			log.Error("the changed tool or policy files do not load; the tools and rules in force stay", "err", c.Err)
+			continue
+		case len(c.Summary) == 0:
+			log.Info("the tool and policy files load again and match the tools and rules in force")
+			continue
+		}
+		for _, line := range c.Summary {
+			log.Info("tool or policy files changed", "change", line)
+		}
+		if !apply {
+			log.Warn("change not applied: restart assent, or run it with --watch to apply saved changes")
+			continue
+		}
+		if err := c.Apply(); err != nil {
+			log.Error("change not applied", "err", err)
+			continue
+		}
+		log.Info("change applied; clients were told the tool list changed")
+	}
+}
+
+// logCalls writes one line per ended call, so that a headless operator
+// can see what ran and what was refused. It returns when sub is closed.
+func logCalls(sub *queue.Subscription, log *slog.Logger) {
+	for ev := range sub.Events() {
+		c := ev.Call
+		if !c.Status.Ended() || ev.Kind == queue.EventOutput {
+			continue
+		}
+		attrs := []any{"call", c.ID.String(), "tool", c.Tool, "client", c.Client, "status", string(c.Status)}
+		if c.Decider != "" {
+			attrs = append(attrs, "by", string(c.Decider))
+		}
+		if c.Decision.Rule != "" {
+			attrs = append(attrs, "rule", c.Decision.Rule)
+		}
+		if c.Reason != "" {
+			attrs = append(attrs, "reason", c.Reason)
+		}
+		if r := c.Result; r != nil {
+			attrs = append(attrs, "exit", r.ExitCode, "duration", r.Duration)
+		}
+		log.Info("call ended", attrs...)
+	}
+}
