@@ -98,3 +98,24 @@ func TestSubscribe_SlowSubscriber(t *testing.T) {
 		t.Fatalf("delivered %d + skipped %d, want %d with some skipped", delivered, skipped, chunks*1000)
 	}
 }
+
+func TestHistory_KeepsTheNewestEndedCalls(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.History = 4 })
+	f.runner.Expect("uname", "x").Repeat = true
+	for range 12 {
+		if _, err := f.q.Submit(context.Background(), f.request("look", map[string]any{"what": "x"})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := f.q.Snapshot().Calls
+	// Trimmed in batches: between History and a quarter more are kept,
+	// always the newest.
+	if len(calls) < 4 || len(calls) > 5 || calls[len(calls)-1].ID != 12 {
+		t.Fatalf("%d calls kept, last %v", len(calls), calls[len(calls)-1].ID)
+	}
+	for i, c := range calls {
+		if want := ID(12 - len(calls) + 1 + i); c.ID != want {
+			t.Fatalf("kept %v at %d, want %v", c.ID, i, want)
+		}
+	}
+}

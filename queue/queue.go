@@ -24,8 +24,8 @@ const (
 	DefaultMaxRunning = 16
 	// DefaultMaxPending bounds the calls waiting for an operator.
 	DefaultMaxPending = 64
-	// DefaultHistory is how many ended calls the queue keeps for late
-	// subscribers.
+	// DefaultHistory is how many ended calls the queue keeps, at least,
+	// for late subscribers.
 	DefaultHistory = 1000
 	// DefaultOutputTail is how much of each call's output the queue keeps
 	// for late subscribers, in bytes.
@@ -49,7 +49,8 @@ type Options struct {
 	// MaxRunning and MaxPending bound running and waiting calls; a call
 	// over a bound is refused at once with a retryable error.
 	MaxRunning, MaxPending int
-	// History is how many ended calls to keep for late subscribers.
+	// History is how many ended calls to keep for late subscribers: at
+	// least this many, and at most a quarter more.
 	History int
 	// OutputTail is how much output per call to keep for late subscribers.
 	OutputTail int
@@ -73,6 +74,7 @@ type Queue struct {
 	nextID  ID
 	calls   map[ID]*entry
 	order   []ID // received order, for snapshots and history trimming
+	ended   int  // calls in calls that have ended
 	pending int
 	subs    map[*Subscription]struct{}
 	wg      sync.WaitGroup // Submit calls in flight

@@ -124,26 +124,26 @@ func (q *Queue) end(e *entry, kind EventKind, change func(c *Call)) {
 	e.notify(ev)
 }
 
-// trimLocked forgets the oldest ended calls beyond the history bound.
+// trimLocked forgets the oldest ended calls beyond the history bound. It
+// counts ended calls as they end and trims in batches, only once the
+// count passes the bound by a quarter: a scan of the whole history at
+// every call's end cost more than the rest of the queue's bookkeeping.
 func (q *Queue) trimLocked() {
-	ended := 0
-	for _, id := range q.order {
-		if q.calls[id].call.Status.Ended() {
-			ended++
-		}
-	}
-	if ended <= q.opts.History {
+	q.ended++
+	if q.ended <= q.opts.History+q.opts.History/4 {
 		return
 	}
-	drop := ended - q.opts.History
+	drop := q.ended - q.opts.History
 	kept := q.order[:0]
 	for _, id := range q.order {
 		if drop > 0 && q.calls[id].call.Status.Ended() {
 			delete(q.calls, id)
 			drop--
+			q.ended--
 			continue
 		}
 		kept = append(kept, id)
 	}
+	clear(q.order[len(kept):])
 	q.order = kept
 }
