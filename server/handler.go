@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"log/slog"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
@@ -31,8 +33,43 @@ func (s *Server) handler(t *config.Tool) mcpserver.ToolHandlerFunc {
 		// disconnected, or stdin closed). A handler waiting for an
 		// operator holds its transport worker all that time.
 		out, err := s.q.Submit(ctx, r)
+		s.logCall(t, r, out, err)
 		return result(out, err), nil
 	}
+}
+
+// logCall writes one line per answered call: at Info level for a call
+// that did not run to its exit (refused, denied, withdrawn, timed out,
+// killed), which an operator without a console should see; at Debug level
+// for an ordinary run, which the journal records anyway (`assent log`) and
+// which costs a write per call. slog quotes what an agent wrote, so its
+// text cannot forge log lines.
+func (s *Server) logCall(t *config.Tool, r queue.Request, out queue.Outcome, err error) {
+	c := out.Call
+	level := slog.LevelInfo
+	attrs := []any{"tool", t.Name, "client", r.Client}
+	if c.ID != 0 {
+		attrs = append(attrs, "call", c.ID.String())
+	}
+	switch {
+	case err != nil:
+		attrs = append(attrs, "status", "refused", "reason", err.Error())
+	default:
+		attrs = append(attrs, "status", string(c.Status), "by", string(c.Decider))
+		if c.Decision.Rule != "" {
+			attrs = append(attrs, "rule", c.Decision.Rule)
+		}
+		if c.Reason != "" {
+			attrs = append(attrs, "reason", c.Reason)
+		}
+		if res := c.Result; res != nil {
+			attrs = append(attrs, "exit", res.ExitCode, "duration", res.Duration.Round(time.Microsecond))
+			if !res.TimedOut && !res.Cancelled && !res.OverflowKilled && res.StartError == "" && !c.Killed {
+				level = slog.LevelDebug
+			}
+		}
+	}
+	s.log.Log(context.Background(), level, "call", attrs...)
 }
 
 // arguments returns the call's arguments as an object; absent arguments

@@ -38,7 +38,7 @@ const testTools = `{
 
 // fixture is a server over a queue with a real journal and a fake runner.
 type fixture struct {
-	t      *testing.T
+	t      testing.TB
 	dir    string
 	cfg    *config.Config
 	runner *exectest.Fake
@@ -48,7 +48,7 @@ type fixture struct {
 	responses *responseCounter
 }
 
-func newFixture(t *testing.T, change func(o *queue.Options)) *fixture {
+func newFixture(t testing.TB, change func(o *queue.Options)) *fixture {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

@@ -112,24 +112,6 @@ func (e *e2e) command(ctx context.Context, args ...string) *osexec.Cmd {
 	return cmd
 }
 
-// lockedBuffer collects a child's stderr.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // processesWith lists the processes whose command line mentions marker.
 func processesWith(marker string) []int {
 	var pids []int

@@ -25,7 +25,7 @@ const e2eToken = "e2e-token-0123456789abcdef"
 // httpServer starts `assent serve --headless` on a free loopback port with
 // the token in ASSENT_TOKEN, and returns its URL and process; the test's
 // end sends SIGTERM and requires a clean exit.
-func (e *e2e) httpServer(args ...string) (string, *osexec.Cmd, *lockedBuffer) {
+func (e *e2e) httpServer(args ...string) (string, *osexec.Cmd, *servertest.Buffer) {
 	e.t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -36,7 +36,7 @@ func (e *e2e) httpServer(args ...string) (string, *osexec.Cmd, *lockedBuffer) {
 	args = append([]string{"serve", "--headless", "--listen", addr, "--tools", e.tools}, args...)
 	cmd := e.command(context.Background(), args...)
 	cmd.Env = append(cmd.Env, "ASSENT_TOKEN="+e2eToken)
-	stderr := &lockedBuffer{}
+	stderr := &servertest.Buffer{}
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -18,10 +18,10 @@ import (
 
 // stdioServer starts `assent stdio --headless` with args as a client's
 // child and returns the client, the child and its stderr.
-func (e *e2e) stdioServer(opts []client.ClientOption, n *servertest.Notes, args ...string) (*client.Client, *osexec.Cmd, *lockedBuffer) {
+func (e *e2e) stdioServer(opts []client.ClientOption, n *servertest.Notes, args ...string) (*client.Client, *osexec.Cmd, *servertest.Buffer) {
 	e.t.Helper()
 	var cmd *osexec.Cmd
-	stderr := &lockedBuffer{}
+	stderr := &servertest.Buffer{}
 	args = append([]string{"stdio", "--headless", "--tools", e.tools}, args...)
 	tr := transport.NewStdioWithOptions(e.bin, nil, args, transport.WithCommandFunc(
 		func(ctx context.Context, _ string, _ []string, args []string) (*osexec.Cmd, error) {

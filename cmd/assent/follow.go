@@ -7,14 +7,11 @@ import (
 	"github.com/assent-sh/assent/server"
 )
 
-// follow starts what runs beside a transport: the log of ended calls and
-// the watcher of the tool and policy files. The returned stop ends both
-// and waits for them.
+// follow starts the watcher of the tool and policy files beside a
+// transport. The returned stop ends it and waits for it.
 func (a *app) follow(ctx context.Context) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	sub := a.queue.Subscribe()
-	wg.Go(func() { logCalls(sub, a.log) })
 	if files := a.watchedFiles(); len(files) > 0 {
 		changes, err := a.server.Watch(ctx, server.WatchOptions{Files: files, Load: a.load})
 		if err != nil {
@@ -25,7 +22,6 @@ func (a *app) follow(ctx context.Context) (stop func()) {
 	}
 	return func() {
 		cancel()
-		sub.Close()
 		wg.Wait()
 	}
 }

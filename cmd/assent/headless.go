@@ -3,7 +3,6 @@ package main
 import (
 	"log/slog"
 
-	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/server"
 )
 
@@ -33,30 +32,5 @@ func followChanges(changes <-chan server.Change, apply bool, log *slog.Logger) {
 			continue
 		}
 		log.Info("change applied; clients were told the tool list changed")
-	}
-}
-
-// logCalls writes one line per ended call, so that a headless operator
-// can see what ran and what was refused. It returns when sub is closed.
-func logCalls(sub *queue.Subscription, log *slog.Logger) {
-	for ev := range sub.Events() {
-		c := ev.Call
-		if !c.Status.Ended() || ev.Kind == queue.EventOutput {
-			continue
-		}
-		attrs := []any{"call", c.ID.String(), "tool", c.Tool, "client", c.Client, "status", string(c.Status)}
-		if c.Decider != "" {
-			attrs = append(attrs, "by", string(c.Decider))
-		}
-		if c.Decision.Rule != "" {
-			attrs = append(attrs, "rule", c.Decision.Rule)
-		}
-		if c.Reason != "" {
-			attrs = append(attrs, "reason", c.Reason)
-		}
-		if r := c.Result; r != nil {
-			attrs = append(attrs, "exit", r.ExitCode, "duration", r.Duration)
-		}
-		log.Info("call ended", attrs...)
 	}
 }

@@ -62,3 +62,24 @@ func Post(t testing.TB, hc *http.Client, url, host, body string, header map[stri
 	resp.Body.Close()
 	return resp
 }
+
+// Buffer collects what a server logs or a child writes to stderr; it is
+// safe for concurrent writes and reads.
+type Buffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+// Write appends p.
+func (l *Buffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String returns everything written so far.
+func (l *Buffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
