@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/mark3labs/mcp-go/client"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/journal"
+	"github.com/assent-sh/assent/policy"
+	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/server"
+)
+
+// inProcess assembles assent in this process, as `assent serve` does,
+// and calls it through mcp-go's in-process client: the cost of the queue,
+// policy, journal and MCP handling without a transport.
+func (s *setup) inProcess(c int) (target, error) {
+	cfg, err := config.Load(config.Options{WorkDir: s.dir, PATH: os.Getenv("PATH")},
+		config.Source{Name: s.tools, Data: []byte(toolsFile)})
+	if err != nil {
+		return target{}, err
+	}
+	rules, err := policy.ParseRules(s.tools, cfg.Rules[0].JSON)
+	if err != nil {
+		return target{}, err
+	}
+	pol, err := policy.New(rules)
+	if err != nil {
+		return target{}, err
+	}
+	j, err := journal.Open(filepath.Join(s.dir, "inprocess.jsonl"), journal.Options{})
+	if err != nil {
+		return target{}, err
+	}
+	q, err := queue.New(queue.Options{Policy: pol, Runner: exec.NewLocal(exec.Options{}), Journal: j,
+		Headless: true, MaxRunning: max(c, queue.DefaultMaxRunning)})
+	if err != nil {
+		return target{}, errors.Join(err, j.Close())
+	}
+	closeAll := func() error {
+		return errors.Join(q.Close(context.Background(), "load driver done"), j.Close())
+	}
+	srv, err := server.New(cfg, server.Options{Queue: q})
+	if err != nil {
+		return target{}, errors.Join(err, closeAll())
+	}
+	cl, err := client.NewInProcessClient(srv.MCP())
+	if err != nil {
+		return target{}, errors.Join(err, closeAll())
+	}
+	if err := initialize(context.Background(), cl); err != nil {
+		return target{}, errors.Join(err, closeAll())
+	}
+	return mcpTarget("inprocess", cl, func() error { return errors.Join(cl.Close(), closeAll()) }), nil
+}

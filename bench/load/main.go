@@ -1,0 +1,126 @@
+// Command load measures what assent adds to a command: it makes N
+// auto-approved calls of `echo hello` through assent (in process, over
+// stdio and over Streamable HTTP, against a freshly built binary) and runs
+// the same command N times with bare os/exec, in the same run, in
+// interleaved rounds so that a noisy machine slows every target alike. It
+// reports p50, p95, p99 and calls/s for each, and each p50 against bare
+// exec's.
+//
+//	go run ./bench/load -n 2000 -c 1
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// target is one way of running the command.
+type target struct {
+	name string
+	// call makes one call and returns an error if it did not run cleanly.
+	call func(ctx context.Context) error
+	// close releases what the target holds.
+	close func() error
+}
+
+func main() {
+	n := flag.Int("n", 2000, "calls per target")
+	c := flag.Int("c", 1, "calls in flight at once")
+	rounds := flag.Int("rounds", 10, "interleaved rounds the calls are split into")
+	warmup := flag.Int("warmup", 50, "calls per target before measuring")
+	only := flag.String("targets", "exec,inprocess,stdio,http", "targets to measure, comma-separated")
+	bin := flag.String("bin", "", "an assent binary to measure (default: build ./cmd/assent)")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of this process (the in-process target's server and every client) to the file")
+	flag.Parse()
+	if *profile != "" {
+		stop, err := startProfile(*profile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "load:", err)
+			os.Exit(1)
+		}
+		defer stop()
+	}
+	if err := run(*bin, *n, *c, *rounds, *warmup, strings.Split(*only, ",")); err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		os.Exit(1)
+	}
+}
+
+func run(bin string, n, c, rounds, warmup int, names []string) error {
+	ctx := context.Background()
+	env, err := newSetup(bin)
+	if err != nil {
+		return err
+	}
+	defer env.cleanup()
+	var targets []target
+	defer func() {
+		for _, t := range targets {
+			if err := t.close(); err != nil {
+				fmt.Fprintf(os.Stderr, "load: closing %s: %v\n", t.name, err)
+			}
+		}
+	}()
+	for _, name := range names {
+		t, err := env.target(ctx, name, c)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		targets = append(targets, t)
+		if _, err := measure(ctx, t, warmup, c); err != nil {
+			return fmt.Errorf("%s warm-up: %w", name, err)
+		}
+	}
+	results := make([]samples, len(targets))
+	per := max(n/rounds, 1)
+	for range rounds {
+		for i, t := range targets {
+			s, err := measure(ctx, t, per, c)
+			if err != nil {
+				return fmt.Errorf("%s: %w", t.name, err)
+			}
+			results[i].add(s)
+		}
+	}
+	fmt.Printf("%d calls of `echo hello` per target, %d in flight, %d interleaved rounds, GOMAXPROCS %d\n\n",
+		per*rounds, c, rounds, gomaxprocs())
+	report(os.Stdout, targets, results)
+	return nil
+}
+
+// measure makes count calls, c at a time, and returns their latencies and
+// the wall time they took.
+func measure(ctx context.Context, t target, count, c int) (samples, error) {
+	lat := make([]time.Duration, count)
+	errs := make(chan error, c)
+	next := make(chan int)
+	start := time.Now()
+	for range c {
+		go func() {
+			var first error
+			for i := range next {
+				t0 := time.Now()
+				if err := t.call(ctx); err != nil && first == nil {
+					first = err
+				}
+				lat[i] = time.Since(t0)
+			}
+			errs <- first
+		}()
+	}
+	for i := range count {
+		next <- i
+	}
+	close(next)
+	var err error
+	for range c {
+		if e := <-errs; e != nil && err == nil {
+			err = e
+		}
+	}
+	return samples{lat: lat, wall: time.Since(start)}, err
+}
