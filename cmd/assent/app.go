@@ -61,6 +61,9 @@ func appOptionsFrom(f *pflag.FlagSet) (appOptions, error) {
 	return o, errors.Join(errs[:]...)
 }
 
+// runnerMaxTimeout is the runner's backstop ceiling on any timeout.
+const runnerMaxTimeout = 24 * time.Hour
+
 // app is assent assembled: tools and policy loaded and checked, the
 // journal open, the queue and the MCP server built on them. serve and
 // stdio build one and add a transport; the console will add itself.
@@ -104,9 +107,10 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 		a.log.Warn("the journal needed recovery", "journal", a.opts.journal, "torn_bytes", rec.TornBytes,
 			"interrupted_calls", len(rec.Interrupted), "chain_fault", rec.Fault != nil)
 	}
-	s := loaded.Config.Settings
-	runner := exec.NewLocal(exec.Options{DefaultTimeout: s.TimeoutOrDefault(), MaxTimeout: s.MaxTimeoutOrDefault(),
-		MaxOutput: s.MaxOutputOrDefault()})
+	// Every command carries its tool's timeout and output cap, checked by
+	// config against the settings, also after a reload that raises them;
+	// the runner's ceiling is only a backstop.
+	runner := exec.NewLocal(exec.Options{MaxTimeout: runnerMaxTimeout})
 	a.queue, err = queue.New(queue.Options{Policy: loaded.Policy, Runner: runner, Journal: a.journal,
 		Headless: o.headless, MaxRunning: o.maxRunning, MaxPending: o.maxPending, PATH: os.Getenv("PATH")})
 	if err == nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 // builtBinary builds assent once per test run, into a directory removed
@@ -39,6 +42,12 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if bin, err := builtBinary(); err == nil {
 		os.RemoveAll(filepath.Dir(bin))
+	}
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
 	}
 	os.Exit(code)
 }

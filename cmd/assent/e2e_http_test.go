@@ -223,3 +223,21 @@ func TestE2E_ServeRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestE2E_TokenNeverReachesChildren runs printenv under a server whose
+// token came from the environment: the child's environment is built from
+// scratch, so the token is not in it.
+func TestE2E_TokenNeverReachesChildren(t *testing.T) {
+	e := newE2E(t)
+	e.writeTools(`{"tools": [{"name": "show", "command": "printenv ASSENT_TOKEN", "read_only": true}],
+	 "rules": [{"decision": "allow", "read_only": true}]}`)
+	url, _, _ := e.httpServer()
+	c := e.httpClient(url, nil, nil)
+	res, err := servertest.Call(context.Background(), c, "show", nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := servertest.Text(res); res.IsError || strings.Contains(text, e2eToken) || !strings.HasPrefix(text, "[exit 1 · ") {
+		t.Fatalf("isError %v, text %q", res.IsError, text)
+	}
+}

@@ -7,18 +7,30 @@ import (
 	"github.com/assent-sh/assent/server"
 )
 
-// follow starts the watcher of the tool and policy files beside a
-// transport. The returned stop ends it and waits for it.
-func (a *app) follow(ctx context.Context) (stop func()) {
+// watch starts the watcher of the tool and policy files and returns its
+// changes, or nil when no file is watched (the embedded pack) or the
+// watcher could not start. Headless mode follows them with followChanges;
+// the console shows them and applies one when the operator confirms.
+func (a *app) watch(ctx context.Context) <-chan server.Change {
+	files := a.watchedFiles()
+	if len(files) == 0 {
+		return nil
+	}
+	changes, err := a.server.Watch(ctx, server.WatchOptions{Files: files, Load: a.load})
+	if err != nil {
+		a.log.Warn("tool files are not watched", "err", err)
+		return nil
+	}
+	return changes
+}
+
+// followHeadless reports changes to the files, applying them with
+// --watch, until the returned stop, which waits for it to end.
+func (a *app) followHeadless(ctx context.Context) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	if files := a.watchedFiles(); len(files) > 0 {
-		changes, err := a.server.Watch(ctx, server.WatchOptions{Files: files, Load: a.load})
-		if err != nil {
-			a.log.Warn("tool files are not watched", "err", err)
-		} else {
-			wg.Go(func() { followChanges(changes, a.opts.watch, a.log) })
-		}
+	if changes := a.watch(ctx); changes != nil {
+		wg.Go(func() { followChanges(changes, a.opts.watch, a.log) })
 	}
 	return func() {
 		cancel()

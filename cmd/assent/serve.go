@@ -83,7 +83,7 @@ func (o serveOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 		a.log.Warn("runtime file not written; local tools will not find this server", "err", err)
 	}
 	fmt.Fprintf(stdout, "assent: serving MCP at %s (bearer token: %s)\n", h.URL(), tokenFrom)
-	stop := a.follow(ctx)
+	stop := a.followHeadless(ctx)
 	served := make(chan error, 1)
 	go func() { served <- h.Serve() }()
 	var serveErr error

@@ -48,7 +48,7 @@ func runStdio(ctx context.Context, o appOptions, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	stop := a.follow(ctx)
+	stop := a.followHeadless(ctx)
 	listen, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ended := make(chan struct{})
