@@ -44,6 +44,10 @@ type HTTP struct {
 	ln  net.Listener
 	mcp *mcpserver.StreamableHTTPServer
 	url string
+	// endRequests cancels the context of every request, so that streams
+	// that never end by themselves (a modern client's subscriptions/listen)
+	// do not hold up shutdown.
+	endRequests context.CancelFunc
 }
 
 // ListenHTTP binds the address and returns the transport, ready to Serve.
@@ -77,8 +81,11 @@ func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
 	mux := http.NewServeMux()
 	mux.Handle(EndpointPath, &guard{token: []byte(o.Token), allowRemote: o.AllowRemote, maxBody: o.MaxBody,
 		log: s.log, next: h.mcp})
+	base, cancel := context.WithCancel(context.Background())
+	h.endRequests = cancel
 	h.srv = &http.Server{
 		Handler:           mux,
+		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		IdleTimeout:       2 * time.Minute,
@@ -104,6 +111,7 @@ func (h *HTTP) Serve() error {
 // waits for an operator would otherwise hold shutdown until ctx ends.
 func (h *HTTP) Shutdown(ctx context.Context) error {
 	h.mcp.CloseSessions(ctx)
+	h.endRequests()
 	err := h.srv.Shutdown(ctx)
 	_ = h.ln.Close() // in case Serve never ran; closing twice is harmless
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {

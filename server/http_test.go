@@ -195,3 +195,39 @@ func TestListenHTTP_Refusals(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTP_ShutdownEndsListeningStreams: a modern client's
+// subscriptions/listen request never ends by itself; shutdown must not
+// wait for it.
+func TestHTTP_ShutdownEndsListeningStreams(t *testing.T) {
+	f := newFixture(t, nil)
+	h, err := f.s.ListenHTTP(HTTPOptions{Addr: "127.0.0.1:0", Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- h.Serve() }()
+	var n servertest.Notes
+	c := f.httpClient(h, nil, &n)
+	stop, err := c.ListenAsync(context.Background(), mcp.SubscriptionFilter{ToolsListChanged: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	servertest.WaitFor(t, "the listening stream", func() bool {
+		f.s.SetTools(f.cfg)
+		return len(n.Messages(mcp.MethodNotificationToolsListChanged)) > 0
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := h.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("shutdown took %v", d)
+	}
+}
