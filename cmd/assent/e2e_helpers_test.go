@@ -138,6 +138,24 @@ func processesWith(marker string) []int {
 	return pids
 }
 
+// awaitExit waits until process pid has exited (a zombie, not yet reaped
+// by its parent), for at most 10 s.
+func awaitExit(pid int) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		if err != nil {
+			return err
+		}
+		// The state follows the command name, which is in parentheses.
+		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return fmt.Errorf("process %d did not exit", pid)
+}
+
 // firstLine reads the first line a child writes, or fails after 10 s.
 func firstLine(t *testing.T, r *bufio.Reader) string {
 	t.Helper()

@@ -190,11 +190,30 @@ func TestE2E_HTTPRuntimeFileAndShutdown(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), addr+" is already in use") {
 		t.Fatalf("second server on the same port: %v\n%s", err, out)
 	}
+	// A call running at the signal is answered before the server exits.
+	c := e.httpClient(url, nil, nil)
+	writeFile(t, filepath.Join(e.dir, "work", "sigterm.log"), "x\n")
+	answer := make(chan string, 1)
+	go func() {
+		res, err := servertest.Call(context.Background(), c, "follow", map[string]any{"path": "sigterm.log"}, "")
+		if err != nil {
+			answer <- "error: " + err.Error()
+			return
+		}
+		answer <- servertest.Text(res)
+	}()
+	servertest.WaitFor(t, "the call to run", func() bool { return len(processesWith("sigterm.log")) > 0 })
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("exit after SIGTERM: %v\n%s", err, stderr)
+	}
+	if got := <-answer; !strings.HasPrefix(got, "cancelled while running: the client withdrew the call or assent shut down") {
+		t.Fatalf("the running call was answered %q", got)
+	}
+	if pids := processesWith("sigterm.log"); len(pids) > 0 {
+		t.Fatalf("children left: %v", pids)
 	}
 	if _, err := server.ReadRuntime(rtPath); err == nil {
 		t.Fatal("runtime file left behind")

@@ -92,14 +92,22 @@ func TestE2E_StdioEnds(t *testing.T) {
 	tests := []struct {
 		name string
 		end  func(c *client.Client, cmd *osexec.Cmd) error
+		// answer is the start of the running call's answer, "" when the
+		// client is gone before one can come.
+		answer string
 	}{
-		{"stdin closed", func(c *client.Client, _ *osexec.Cmd) error { return c.Close() }},
+		{"stdin closed", func(c *client.Client, _ *osexec.Cmd) error { return c.Close() }, ""},
 		{"SIGTERM", func(c *client.Client, cmd *osexec.Cmd) error {
 			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				return err
 			}
+			// It must exit by itself, with its stdin still open; Close
+			// then only reaps it.
+			if err := awaitExit(cmd.Process.Pid); err != nil {
+				return err
+			}
 			return c.Close()
-		}},
+		}, "cancelled while running: the client withdrew the call or assent shut down"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,13 +116,24 @@ func TestE2E_StdioEnds(t *testing.T) {
 			c, cmd, stderr := e.stdioServer(nil, &n)
 			marker := "end-" + strings.ReplaceAll(tc.name, " ", "-") + ".log"
 			writeFile(t, e.dir+"/work/"+marker, "x\n")
-			go func() { _, _ = servertest.Call(context.Background(), c, "follow", map[string]any{"path": marker}, "") }()
+			answer := make(chan string, 1)
+			go func() {
+				res, err := servertest.Call(context.Background(), c, "follow", map[string]any{"path": marker}, "")
+				if err != nil {
+					answer <- "error: " + err.Error()
+					return
+				}
+				answer <- servertest.Text(res)
+			}()
 			servertest.WaitFor(t, "the call to run", func() bool { return len(processesWith(marker)) > 0 })
 			if err := tc.end(c, cmd); err != nil {
 				t.Fatalf("exit: %v\n%s", err, stderr)
 			}
 			if code := cmd.ProcessState.ExitCode(); code != 0 {
 				t.Fatalf("exit status %d\n%s", code, stderr)
+			}
+			if got := <-answer; tc.answer != "" && !strings.HasPrefix(got, tc.answer) {
+				t.Fatalf("the running call was answered %q", got)
 			}
 			servertest.WaitFor(t, "the child to be gone", func() bool { return len(processesWith(marker)) == 0 })
 			recs, err := journal.Read(e.dir + "/state/assent/journal.jsonl")

@@ -65,6 +65,9 @@ func runStdio(ctx context.Context, o appOptions, stdin io.Reader, stdout, stderr
 	}()
 	serr := a.server.ServeStdio(listen, stdin, stdout)
 	close(ended)
+	if ctx.Err() != nil && errors.Is(serr, context.Canceled) {
+		serr = nil // stopped on a signal, as asked
+	}
 	stop()
 	return errors.Join(serr, a.close("the client closed stdin"))
 }
