@@ -49,7 +49,7 @@ func (s *setup) inProcess(c int) (target, error) {
 	if err != nil {
 		return target{}, errors.Join(err, closeAll())
 	}
-	cl, err := client.NewInProcessClient(srv.MCP())
+	cl, err := client.NewInProcessClientWithOptions(srv.MCP(), s.clientOpts...)
 	if err != nil {
 		return target{}, errors.Join(err, closeAll())
 	}

@@ -33,6 +33,7 @@ func main() {
 	rounds := flag.Int("rounds", 10, "interleaved rounds the calls are split into")
 	warmup := flag.Int("warmup", 50, "calls per target before measuring")
 	only := flag.String("targets", "exec,inprocess,stdio,http", "targets to measure, comma-separated")
+	protocol := flag.String("protocol", "", "MCP protocol version the clients pin (default the newest, 2026-07-28; 2025-11-25 uses initialize)")
 	bin := flag.String("bin", "", "an assent binary to measure (default: build ./cmd/assent)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of this process (the in-process target's server and every client) to the file")
 	flag.Parse()
@@ -44,15 +45,15 @@ func main() {
 		}
 		defer stop()
 	}
-	if err := run(*bin, *n, *c, *rounds, *warmup, strings.Split(*only, ",")); err != nil {
+	if err := run(*bin, *protocol, *n, *c, *rounds, *warmup, strings.Split(*only, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, n, c, rounds, warmup int, names []string) error {
+func run(bin, protocol string, n, c, rounds, warmup int, names []string) error {
 	ctx := context.Background()
-	env, err := newSetup(bin)
+	env, err := newSetup(bin, protocol)
 	if err != nil {
 		return err
 	}
@@ -86,8 +87,11 @@ func run(bin string, n, c, rounds, warmup int, names []string) error {
 			results[i].add(s)
 		}
 	}
-	fmt.Printf("%d calls of `echo hello` per target, %d in flight, %d interleaved rounds, GOMAXPROCS %d\n\n",
-		per*rounds, c, rounds, gomaxprocs())
+	if protocol == "" {
+		protocol = "newest (2026-07-28)"
+	}
+	fmt.Printf("%d calls of `echo hello` per target, %d in flight, %d interleaved rounds, protocol %s, GOMAXPROCS %d\n\n",
+		per*rounds, c, rounds, protocol, gomaxprocs())
 	report(os.Stdout, targets, results)
 	return nil
 }

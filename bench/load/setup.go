@@ -29,14 +29,19 @@ const token = "load-driver-token-0123456789"
 type setup struct {
 	dir, bin, tools string
 	env             []string
+	// clientOpts configure every MCP client (the protocol version).
+	clientOpts []client.ClientOption
 }
 
-func newSetup(bin string) (*setup, error) {
+func newSetup(bin, protocol string) (*setup, error) {
 	dir, err := os.MkdirTemp("", "assent-load-")
 	if err != nil {
 		return nil, err
 	}
 	s := &setup{dir: dir, bin: filepath.Join(dir, "assent"), tools: filepath.Join(dir, "tools.json")}
+	if protocol != "" {
+		s.clientOpts = []client.ClientOption{client.WithProtocolVersion(protocol)}
+	}
 	s.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
 		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"), "ASSENT_TOKEN=" + token}
 	if gogc := os.Getenv("GOGC"); gogc != "" {
@@ -124,7 +129,7 @@ func (s *setup) stdio(ctx context.Context) (target, error) {
 			c.Env, c.Dir, c.Stderr = s.env, s.dir, io.Discard
 			return c, nil
 		}))
-	c := client.NewClient(tr)
+	c := client.NewClient(tr, s.clientOpts...)
 	if err := initialize(ctx, c); err != nil {
 		return target{}, err
 	}
@@ -164,7 +169,7 @@ func (s *setup) http(ctx context.Context) (target, error) {
 	if err != nil {
 		return target{}, errors.Join(err, stop())
 	}
-	c := client.NewClient(tr)
+	c := client.NewClient(tr, s.clientOpts...)
 	if err := initialize(ctx, c); err != nil {
 		return target{}, errors.Join(err, stop())
 	}
