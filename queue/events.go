@@ -2,6 +2,7 @@ package queue
 
 import (
 	"sync"
+	"time"
 
 	"github.com/assent-sh/assent/exec"
 )
@@ -256,6 +257,22 @@ func (t *outputTail) add(c exec.Chunk, limit int) {
 	t.parts = append(t.parts, exec.Chunk{Stream: c.Stream, Data: data, Time: c.Time})
 	t.size += len(data)
 	t.trim(limit)
+}
+
+// keep fills the tail from a finished run's output, for a call whose
+// output was not watched live: stdout, then stderr.
+func (t *outputTail) keep(res exec.Result, limit int) {
+	for _, o := range []struct {
+		s exec.Stream
+		d []byte
+	}{{exec.Stdout, res.Stdout.Data}, {exec.Stderr, res.Stderr.Data}} {
+		if len(o.d) > limit {
+			o.d = o.d[len(o.d)-limit:]
+		}
+		if len(o.d) > 0 {
+			t.add(exec.Chunk{Stream: o.s, Data: o.d, Time: time.Now()}, limit)
+		}
+	}
 }
 
 func (t *outputTail) trim(limit int) {

@@ -63,10 +63,23 @@ func (q *Queue) run(ctx context.Context, e *entry, cmd exec.Command) (Outcome, e
 		return q.refuse(e, ByJournal, err)
 	}
 	q.set(e, EventStarted, func(c *Call) { c.Status, c.Started = Running, q.opts.Now() })
-	res := q.opts.Runner.Run(runCtx, cmd, func(ch exec.Chunk) { q.output(e, ch) })
+	// Live output costs a goroutine and a wake-up per chunk; it is only
+	// asked for when someone watches. A subscriber that attaches later
+	// finds the call's output in its snapshot, kept from the result.
+	q.mu.Lock()
+	live := len(q.subs) > 0 || e.watch != nil
+	q.mu.Unlock()
+	var out func(exec.Chunk)
+	if live {
+		out = func(ch exec.Chunk) { q.output(e, ch) }
+	}
+	res := q.opts.Runner.Run(runCtx, cmd, out)
 	q.mu.Lock()
 	e.kill = nil
 	c.Killed = e.call.Killed
+	if !live {
+		e.tail.keep(res, q.opts.OutputTail)
+	}
 	q.mu.Unlock()
 	// The process has ended: a journal failure now cannot undo it, so the
 	// result still goes back to the client, and the journal's failed state
