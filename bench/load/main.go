@@ -4,7 +4,8 @@
 // the same command N times with bare os/exec, in the same run, in
 // interleaved rounds so that a noisy machine slows every target alike. It
 // reports p50, p95, p99 and calls/s for each, and each p50 against bare
-// exec's.
+// exec's. The floor target is a bare mcp-go stdio server whose handler
+// runs the command with os/exec: what the MCP round trip alone costs.
 //
 //	go run ./bench/load -n 2000 -c 1
 package main
@@ -28,11 +29,18 @@ type target struct {
 }
 
 func main() {
+	if os.Getenv(floorEnv) != "" {
+		if err := serveFloor(); err != nil {
+			fmt.Fprintln(os.Stderr, "load floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	n := flag.Int("n", 2000, "calls per target")
 	c := flag.Int("c", 1, "calls in flight at once")
 	rounds := flag.Int("rounds", 10, "interleaved rounds the calls are split into")
 	warmup := flag.Int("warmup", 50, "calls per target before measuring")
-	only := flag.String("targets", "exec,inprocess,stdio,http", "targets to measure, comma-separated")
+	only := flag.String("targets", "exec,floor,inprocess,stdio,http", "targets to measure, comma-separated")
 	protocol := flag.String("protocol", "", "MCP protocol version the clients pin (default the newest, 2026-07-28; 2025-11-25 uses initialize)")
 	bin := flag.String("bin", "", "an assent binary to measure (default: build ./cmd/assent)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of this process (the in-process target's server and every client) to the file")

@@ -67,6 +67,8 @@ func (s *setup) target(ctx context.Context, name string, c int) (target, error) 
 	switch name {
 	case "exec":
 		return bareExec()
+	case "floor":
+		return s.floor(ctx)
 	case "inprocess":
 		return s.inProcess(c)
 	case "stdio":
@@ -74,7 +76,7 @@ func (s *setup) target(ctx context.Context, name string, c int) (target, error) 
 	case "http":
 		return s.http(ctx)
 	}
-	return target{}, fmt.Errorf("unknown target %q (exec, inprocess, stdio, http)", name)
+	return target{}, fmt.Errorf("unknown target %q (exec, floor, inprocess, stdio, http)", name)
 }
 
 // bareExec runs echo with os/exec, capturing its output as assent does.
