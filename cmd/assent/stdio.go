@@ -3,22 +3,29 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func newStdioCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "stdio --headless",
+		Use:   "stdio [--headless]",
 		Short: "Serve MCP on stdin and stdout, for agents that spawn their MCP servers",
 		Long: `Serve the tools over MCP on stdin and stdout. Only MCP messages are written to
 stdout; logs go to stderr.
 
---headless serves here, without a console: rules decide every call, and a call that
-would ask an operator is denied. (Relaying to a running console is not part of
-this build yet, so --headless is required.)
+Without --headless it relays to the console running in a terminal (` + "`assent`" + `),
+found through its runtime file ($XDG_RUNTIME_DIR/assent/server.json) and using its
+token: an agent that can only spawn MCP servers over stdio reaches the console a
+person is watching. Cancelling a request, or closing stdin, withdraws its call.
+
+--headless serves here instead, without a console: rules decide every call, and a
+call that would ask an operator is denied.
 
 When stdin ends, every call still running is killed and assent exits; SIGINT or
 SIGTERM first answers every call (waiting ones denied, running ones killed), then
@@ -31,7 +38,12 @@ any error.`,
 				return err
 			}
 			if !o.headless {
-				return errors.New("relaying to a running console is not part of this build yet: run `assent stdio --headless` (rules decide every call)")
+				var set []string
+				cmd.Flags().Visit(func(f *pflag.Flag) { set = append(set, "--"+f.Name) })
+				if len(set) > 0 {
+					return fmt.Errorf("%s only apply with --headless: the relay uses the console's tools, policy and journal", strings.Join(set, ", "))
+				}
+				return runRelay(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
 			return runStdio(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
