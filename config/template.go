@@ -161,3 +161,28 @@ func (w word) fill(values map[string]string) string {
 	}
 	return b.String()
 }
+
+// PlainDescription turns the placeholders of a seed-style description
+// ("List all files in a {directory}") into words ("... in a directory"), so
+// the text reads naturally to a model; underscores become spaces. Braces
+// that hold no placeholder name stay as written.
+func PlainDescription(d string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(d, '{')
+		j := strings.IndexByte(d[max(i, 0):], '}')
+		if i < 0 || j < 0 {
+			b.WriteString(d)
+			return b.String()
+		}
+		name := strings.TrimSuffix(d[i+1:i+j], "...")
+		if !isName(name) {
+			b.WriteString(d[:i+1])
+			d = d[i+1:]
+			continue
+		}
+		b.WriteString(d[:i])
+		b.WriteString(strings.ReplaceAll(name, "_", " "))
+		d = d[i+j+1:]
+	}
+}

@@ -2,8 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"regexp"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -12,8 +10,10 @@ import (
 
 // outputSchema is every tool's result: the system_command seed's result
 // ({stdout, stderr, exitCode, duration}) with the duration's unit in its
-// name, and the flags that say the output is not all there.
-var outputSchema = json.RawMessage(`{"type":"object","properties":{` +
+// name, and the flags that say the output is not all there. It is a
+// constant, turned into a fresh RawMessage per tool, so no tool can reach
+// another's bytes.
+const outputSchema = `{"type":"object","properties":{` +
 	`"stdout":{"type":"string","description":"standard output, up to the tool's cap"},` +
 	`"stderr":{"type":"string","description":"standard error, up to the tool's cap"},` +
 	`"exitCode":{"type":"integer","description":"exit status; 128+n when signal n ended it"},` +
@@ -21,7 +21,7 @@ var outputSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"truncated":{"type":"boolean","description":"stdout or stderr passed its cap and was cut"},` +
 	`"timedOut":{"type":"boolean","description":"the tool's timeout ended the run"},` +
 	`"signal":{"type":"string","description":"the signal that ended the program, if one did"}},` +
-	`"required":["stdout","stderr","exitCode","durationMs","truncated","timedOut"],"additionalProperties":false}`)
+	`"required":["stdout","stderr","exitCode","durationMs","truncated","timedOut"],"additionalProperties":false}`
 
 // mcpTool describes a config tool to MCP clients. The annotations are all
 // set, never left to a client's defaults: readOnlyHint is the operator's
@@ -38,9 +38,9 @@ func mcpTool(t *config.Tool) mcp.Tool {
 	}
 	return mcp.Tool{
 		Name:            t.Name,
-		Description:     plainDescription(t.Description),
+		Description:     config.PlainDescription(t.Description),
 		RawInputSchema:  schema,
-		RawOutputSchema: outputSchema,
+		RawOutputSchema: json.RawMessage(outputSchema),
 		Annotations: mcp.ToolAnnotation{
 			Title:           t.Name,
 			ReadOnlyHint:    mcp.ToBoolPtr(t.ReadOnly),
@@ -49,17 +49,4 @@ func mcpTool(t *config.Tool) mcp.Tool {
 			OpenWorldHint:   mcp.ToBoolPtr(true),
 		},
 	}
-}
-
-// placeholder is a {name} or {name...} in a description.
-var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)(?:\.\.\.)?\}`)
-
-// plainDescription turns the placeholders of a seed-style description
-// ("List all files in a {directory}") into words ("... in a directory"), so
-// the text reads naturally to a model; underscores become spaces.
-func plainDescription(d string) string {
-	return placeholder.ReplaceAllStringFunc(d, func(m string) string {
-		name := placeholder.FindStringSubmatch(m)[1]
-		return strings.ReplaceAll(name, "_", " ")
-	})
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"github.com/assent-sh/assent/config"
 	"testing"
 	"time"
 
@@ -75,7 +76,7 @@ func TestPlainDescription(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
-			if got := plainDescription(tc.in); got != tc.want {
+			if got := config.PlainDescription(tc.in); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
