@@ -72,7 +72,14 @@ func TestFlood_StaysResponsiveAndBounded(t *testing.T) {
 		status    queue.Status
 		helpShown bool
 	)
+	// The queue asks for live output only while someone watches, so the
+	// call goes in once the console has subscribed (its snapshot).
+	subscribed := make(chan struct{})
+	var once sync.Once
 	filter := func(m tea.Model, msg tea.Msg) tea.Msg {
+		if _, ok := msg.(snapshotMsg); ok {
+			once.Do(func() { close(subscribed) })
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		mm := m.(Model)
@@ -94,6 +101,11 @@ func TestFlood_StaysResponsiveAndBounded(t *testing.T) {
 	runtime.ReadMemStats(&before)
 
 	keys, done := runConsole(t, t.Context(), Options{Queue: f.q, OutputLines: 10000}, tea.WithFilter(filter))
+	select {
+	case <-subscribed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the console never subscribed")
+	}
 	ch := f.submit("look", map[string]any{"what": "flood"})
 	press := func(k string) {
 		mu.Lock()
