@@ -30,6 +30,12 @@ type appOptions struct {
 	watch       bool
 	maxRunning  int
 	maxPending  int
+	// approvalTimeout denies a call nobody answered in time (the console's
+	// --approval-timeout); zero waits as long as the client does.
+	approvalTimeout time.Duration
+	// ownTerminal says the process owns a terminal (the console), so every
+	// child starts in a session of its own and cannot reach it.
+	ownTerminal bool
 }
 
 // addAppFlags declares the shared flags.
@@ -66,7 +72,7 @@ const runnerMaxTimeout = 24 * time.Hour
 
 // app is assent assembled: tools and policy loaded and checked, the
 // journal open, the queue and the MCP server built on them. serve and
-// stdio build one and add a transport; the console will add itself.
+// stdio build one and add a transport, and the console shows its queue.
 type app struct {
 	opts    appOptions
 	log     *slog.Logger
@@ -110,9 +116,10 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	// Every command carries its tool's timeout and output cap, checked by
 	// config against the settings, also after a reload that raises them;
 	// the runner's ceiling is only a backstop.
-	runner := exec.NewLocal(exec.Options{MaxTimeout: runnerMaxTimeout})
+	runner := exec.NewLocal(exec.Options{MaxTimeout: runnerMaxTimeout, NewSession: o.ownTerminal})
 	a.queue, err = queue.New(queue.Options{Policy: loaded.Policy, Runner: runner, Journal: a.journal,
-		Headless: o.headless, MaxRunning: o.maxRunning, MaxPending: o.maxPending, PATH: os.Getenv("PATH")})
+		Headless: o.headless, ApprovalTimeout: o.approvalTimeout, MaxRunning: o.maxRunning, MaxPending: o.maxPending,
+		PATH: os.Getenv("PATH")})
 	if err == nil {
 		a.server, err = server.New(loaded.Config, server.Options{Queue: a.queue, Version: buildVersion(), Logger: a.log})
 	}

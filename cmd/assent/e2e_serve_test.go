@@ -71,8 +71,10 @@ func TestE2E_ServeRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no console yet", []string{"serve"}, "the console is not part of this build yet"},
-		{"stdio relay not yet", []string{"stdio"}, "relaying to a running console is not part of this build yet"},
+		{"console without a terminal", []string{"serve"}, "the console needs a terminal"},
+		{"bare assent is the console", nil, "the console needs a terminal"},
+		{"negative approval timeout", []string{"--approval-timeout", "-1s"}, "must not be negative"},
+		{"stdio with no console running", []string{"stdio"}, "no console is running"},
 		{"remote without the flag", []string{"serve", "--headless", "--listen", "0.0.0.0:0"}, "pass --allow-remote"},
 	}
 	e := newE2E(t)
@@ -80,7 +82,11 @@ func TestE2E_ServeRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			out, err := e.command(ctx, tc.args...).CombinedOutput()
+			cmd := e.command(ctx, tc.args...)
+			// A session of its own: no controlling terminal for the
+			// console to take, wherever the tests run.
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			out, err := cmd.CombinedOutput()
 			if err == nil || !strings.Contains(string(out), tc.want) {
 				t.Fatalf("%v\n%s", err, out)
 			}

@@ -32,9 +32,14 @@ func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "assent",
 		Short:         "A terminal approval console for the commands an AI agent wants to run",
+		Long:          serveLong,
+		Args:          cobra.NoArgs,
+		RunE:          runServe,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// assent alone is assent serve: the console.
+	addServeFlags(root.Flags())
 	root.AddCommand(
 		newCheckCmd(),
 		newExplainCmd(),

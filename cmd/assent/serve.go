@@ -2,128 +2,125 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/assent-sh/assent/server"
 )
 
-// serveOptions is one `assent serve` invocation.
+// serveLong is the help shared by `assent` and `assent serve`: both run the
+// same thing with the same flags.
+const serveLong = `Open the console in this terminal and serve the tools over MCP (Streamable HTTP,
+at /mcp) on a fixed loopback port. Every call that policy sends to "ask" waits
+in the console, with its exact argv, until the operator approves, denies or
+edits it. With no --tools, the embedded default pack and its policy are used.
+
+Every request needs the bearer token (` + "`assent token`" + ` prints it; ASSENT_TOKEN
+or --token-file override it); requests with a foreign Host or Origin are
+refused, and bodies are capped. The URL and the token file's location are
+written to a 0600 runtime file ($XDG_RUNTIME_DIR/assent/server.json) for
+other local tools.
+
+While the console owns the terminal, logs go to a file, by default
+$XDG_STATE_HOME/assent/console.log (~/.local/state/assent/console.log when
+XDG_STATE_HOME is unset); errors that stop assent from starting go to stderr.
+Commands run in a session of their own, with no access to the terminal.
+Changes to the tool and policy files are shown in the console and applied
+only when the operator confirms.
+
+--headless runs without a console: rules decide every call, a call that would
+ask an operator is denied with a reason the agent sees, and logs go to stderr.
+Changes to the files are logged, and applied as they are saved with --watch.
+
+Quitting the console (q) denies waiting calls ("console closed") and kills
+running ones; so do SIGINT and SIGTERM. Then HTTP stops, the runtime file is
+removed and the journal closed. Exit status: 0 after a clean shutdown, 1 on
+any error.`
+
+// serveOptions is one `assent` or `assent serve` invocation.
 type serveOptions struct {
 	app         appOptions
 	listen      string
 	allowRemote bool
 	tokenFile   string
+	noBell      bool
+	logFile     string
 }
 
 func newServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "serve --headless",
-		Short: "Serve MCP over Streamable HTTP on 127.0.0.1:7323",
-		Long: `Serve the tools over MCP (Streamable HTTP, at /mcp) on a fixed loopback port.
-Every request needs the bearer token (` + "`assent token`" + ` prints it); requests with a
-foreign Host or Origin are refused, and bodies are capped. The URL and the token
-file's location are written to a 0600 runtime file
-($XDG_RUNTIME_DIR/assent/server.json) for other local tools.
-
---headless runs without a console: rules decide every call, and a call that would
-ask an operator is denied, with a reason the agent sees. (The console itself is
-not part of this build yet, so --headless is required.)
-
-Changes to the tool and policy files are logged; with --watch they are applied as
-they are saved and clients are told the tool list changed.
-
-SIGINT or SIGTERM shuts down: waiting calls are denied, running ones killed, the
-journal closed. Exit status: 0 after a clean shutdown, 1 on any error.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			f := cmd.Flags()
-			var o serveOptions
-			var err error
-			if o.app, err = appOptionsFrom(f); err != nil {
-				return err
-			}
-			o.listen, _ = f.GetString("listen")
-			o.allowRemote, _ = f.GetBool("allow-remote")
-			o.tokenFile, _ = f.GetString("token-file")
-			if !o.app.headless {
-				return errors.New("the console is not part of this build yet: run `assent serve --headless` (rules decide every call)")
-			}
-			return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
+		Use:   "serve",
+		Short: "The console, serving MCP over Streamable HTTP on 127.0.0.1:7323 (same as `assent`)",
+		Long:  serveLong,
+		Args:  cobra.NoArgs,
+		RunE:  runServe,
 	}
-	f := cmd.Flags()
+	addServeFlags(cmd.Flags())
+	return cmd
+}
+
+// addServeFlags declares the flags of `assent` and `assent serve`.
+func addServeFlags(f *pflag.FlagSet) {
 	addAppFlags(f)
 	f.String("listen", server.DefaultAddr, "host:port to listen on (a busy port is an error)")
 	f.Bool("allow-remote", false, "allow a listen address other than loopback (the token is still required)")
 	f.String("token-file", "", "bearer token file (default $XDG_STATE_HOME/assent/token; "+tokenEnv+" overrides the default)")
-	return cmd
+	f.Bool("no-bell", false, "console: do not ring the terminal bell when a call starts waiting")
+	f.Duration("approval-timeout", 0, "console: deny a call no one answered within this time, e.g. 5m (default: wait as long as the client does)")
+	f.String("log-file", "", "console: log file (default $XDG_STATE_HOME/assent/console.log)")
 }
 
-func (o serveOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
+// runServe is the RunE of `assent` and `assent serve`: the console, or
+// with --headless the server alone.
+func runServe(cmd *cobra.Command, _ []string) error {
+	f := cmd.Flags()
+	var o serveOptions
+	var err error
+	if o.app, err = appOptionsFrom(f); err != nil {
+		return err
+	}
+	o.listen, _ = f.GetString("listen")
+	o.allowRemote, _ = f.GetBool("allow-remote")
+	o.tokenFile, _ = f.GetString("token-file")
+	o.noBell, _ = f.GetBool("no-bell")
+	o.app.approvalTimeout, _ = f.GetDuration("approval-timeout")
+	o.logFile, _ = f.GetString("log-file")
+	if o.app.approvalTimeout < 0 {
+		return fmt.Errorf("--approval-timeout %s: must not be negative", o.app.approvalTimeout)
+	}
+	if o.app.headless {
+		return o.runHeadless(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+	}
+	return o.runConsole(cmd.Context())
+}
+
+// runHeadless serves until a signal, with logs on stderr.
+func (o serveOptions) runHeadless(ctx context.Context, stdout, stderr io.Writer) error {
 	tok, tokenFrom, err := resolveToken(o.tokenFile)
 	if err != nil {
 		return err
 	}
-	a, err := newApp(o.app, stderr)
+	s, err := o.start(tok, tokenFrom, stderr)
 	if err != nil {
 		return err
 	}
-	h, err := a.server.ListenHTTP(server.HTTPOptions{Addr: o.listen, Token: tok, AllowRemote: o.allowRemote})
-	if err != nil {
-		return errors.Join(err, a.close("assent did not start"))
-	}
-	rt, err := writeRuntime(h.URL(), tokenFrom)
-	if err != nil {
-		a.log.Warn("runtime file not written; local tools will not find this server", "err", err)
-	}
-	fmt.Fprintf(stdout, "assent: serving MCP at %s (bearer token: %s)\n", h.URL(), tokenFrom)
-	stop := a.followHeadless(ctx)
-	served := make(chan error, 1)
-	go func() { served <- h.Serve() }()
-	var serveErr error
+	fmt.Fprintf(stdout, "assent: serving MCP at %s (bearer token: %s)\n", s.http.URL(), tokenFrom)
+	stop := s.app.followHeadless(ctx)
 	select {
 	case <-ctx.Done():
-		a.log.Info("shutting down")
-	case serveErr = <-served:
-		a.log.Error("the HTTP server stopped", "err", serveErr)
-		served = nil
+		s.app.log.Info("shutting down")
+	case <-s.ended:
+		s.app.log.Error("the HTTP server stopped", "err", s.serveErr)
 	}
-	// Calls end first, answered, so that no request holds the shutdown.
-	cerr := a.close("assent is shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	herr := h.Shutdown(sctx)
-	if served != nil {
-		serveErr = <-served
-	}
+	err = s.stop("assent is shutting down")
 	stop()
-	if rt != "" {
-		if rerr := server.RemoveRuntime(rt, os.Getpid()); rerr != nil {
-			a.log.Warn("runtime file not removed", "err", rerr)
-		}
-	}
-	return errors.Join(serveErr, cerr, herr)
+	return err
 }
 
-// writeRuntime writes the runtime file and returns its path.
-func writeRuntime(url, tokenFrom string) (string, error) {
-	dir, err := stateDir()
-	if err != nil {
-		return "", err
-	}
-	path := server.RuntimePath(os.Getenv("XDG_RUNTIME_DIR"), dir)
-	rt := server.Runtime{URL: url, TokenFile: tokenFrom, PID: os.Getpid(), Started: time.Now().UTC()}
-	if tokenFrom == "$"+tokenEnv {
-		rt.TokenFile, rt.TokenEnv = "", tokenEnv
-	}
-	if err := server.WriteRuntime(path, rt); err != nil {
-		return "", err
-	}
-	return path, nil
-}
+// shutdownTimeout bounds the wait for HTTP requests to end at shutdown,
+// after every call has been answered.
+const shutdownTimeout = 5 * time.Second
