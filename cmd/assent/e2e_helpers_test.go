@@ -81,6 +81,13 @@ func newE2E(t *testing.T) *e2e {
 	if testing.Short() {
 		t.Skip("end-to-end tests build and run the binary")
 	}
+	return newE2ESetting(t)
+}
+
+// newE2ESetting builds the binary and the directory tree, whatever the
+// test flags say.
+func newE2ESetting(t *testing.T) *e2e {
+	t.Helper()
 	bin, err := builtBinary()
 	if err != nil {
 		t.Fatal(err)
