@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// TestRun_FindsAssentAndCalls builds assent and serves it headless from the
+// repository root with the demo's policy, then runs democall: it finds the
+// server through the runtime file, takes the token from where the file
+// says, and prints an answer to each call. Headless, every ask is a
+// denial, so each answer is one.
+func TestRun_FindsAssentAndCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs assent")
+	}
+	defer goleak.VerifyNone(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "assent")
+	if out, err := osexec.Command("go", "build", "-o", bin, "../../cmd/assent").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	const token = "democall-test-token-0123456789"
+	t.Setenv("ASSENT_TOKEN", token)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	t.Setenv("XDG_RUNTIME_DIR", filepath.Join(dir, "run"))
+
+	var stderr bytes.Buffer
+	srv := osexec.Command(bin, "serve", "--headless", "--listen", addr, "--policy", "examples/democall/ask.json")
+	srv.Dir = filepath.Join("..", "..")
+	srv.Env = os.Environ()
+	srv.Stderr = &stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = srv.Process.Signal(syscall.SIGTERM)
+		_ = srv.Wait()
+	}()
+
+	var out bytes.Buffer
+	if err := run("", 20*time.Second, &out); err != nil {
+		t.Fatalf("%v\n%s\nassent's stderr:\n%s", err, out.String(), stderr.String())
+	}
+	got := out.String()
+	for _, want := range []string{
+		"connected; calling 3 tools",
+		"1. list_files directory=examples\n   refused: denied: no approver is attached (headless): the demo asks",
+		"2. read_file path=.git/config\n   refused: ",
+		"3. get_datetime format=%H:%M\n   refused: denied: no approver is attached (headless): the demo asks",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
