@@ -236,3 +236,35 @@ func TestAttack_ToolFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestAttack_PathPatternSeesTheResolvedPath: a pattern on a path parameter
+// is checked against what the program receives, so dot-dot and symlinks
+// cannot carry a value past it.
+func TestAttack_PathPatternSeesTheResolvedPath(t *testing.T) {
+	opts := testOptions(t)
+	w := opts.WorkDir
+	if err := os.MkdirAll(filepath.Join(w, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{".env", "docs/guide.md"} {
+		if err := os.WriteFile(filepath.Join(w, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../.env", filepath.Join(w, "docs", "a.md")); err != nil {
+		t.Fatal(err)
+	}
+	tool := oneTool(t, opts, `{"name": "read", "command": "cat -- {file}", "read_only": true,
+	  "params": {"file": {"type": "path", "pattern": "docs/.*"}}}`)
+	for _, bad := range []string{"docs/../.env", "docs/a.md", "./.env"} {
+		_, err := tool.Expand(map[string]any{"file": bad})
+		var ae *ArgError
+		if !errors.As(err, &ae) || ae.Rule != "pattern" || !strings.Contains(ae.Msg, "resolves to .env") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	cmd, err := tool.Expand(map[string]any{"file": "docs/guide.md"})
+	if err != nil || cmd.Argv[2] != filepath.Join(w, "docs/guide.md") {
+		t.Fatalf("inside the pattern: %q, %v", cmd.Argv, err)
+	}
+}

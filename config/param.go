@@ -65,7 +65,8 @@ type Param struct {
 	// for strings it further restricts them.
 	Enum []string
 	// Pattern is an RE2 expression the whole value must match ("pattern";
-	// anchored at both ends whether or not it says so).
+	// anchored at both ends whether or not it says so). For a path it is
+	// matched against the resolved path, relative to the root it lies in.
 	Pattern string
 	// Min and Max bound a number or integer ("min", "max").
 	Min, Max *float64

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,24 +89,36 @@ func (p *Param) item(v any, base string) (string, *valueError) {
 	if len(p.Enum) > 0 && !slices.Contains(p.Enum, s) {
 		return "", refuse("enum", "must be one of %s", quoteList(p.Enum))
 	}
-	if p.pattern != nil && !p.pattern.MatchString(s) {
-		return "", refuse("pattern", "does not match the pattern %s", p.Pattern)
-	}
 	if p.Type == Path {
 		return p.path(s, base)
+	}
+	if p.pattern != nil && !p.pattern.MatchString(s) {
+		return "", refuse("pattern", "does not match the pattern %s", p.Pattern)
 	}
 	return s, nil
 }
 
+// path resolves a path value and checks it against its roots and its
+// pattern. The pattern is matched against the resolved path, relative to
+// the root it lies in, because that is what the program receives:
+// "docs/../.env" or a symlink docs/a.md -> ../.env must not pass a pattern
+// written for docs/.
 func (p *Param) path(s, base string) (string, *valueError) {
 	r, err := resolvePath(base, s)
 	if err != nil {
 		return "", refuse("path", "cannot be resolved: %v", err)
 	}
 	for _, root := range p.roots {
-		if within(r, root) {
-			return r, nil
+		if !within(r, root) {
+			continue
 		}
+		if p.pattern != nil {
+			rel, _ := filepath.Rel(root, r)
+			if !p.pattern.MatchString(rel) {
+				return "", refuse("pattern", "resolves to %s, which does not match the pattern %s", rel, p.Pattern)
+			}
+		}
+		return r, nil
 	}
 	return "", refuse("path", "resolves to %s, which is outside the allowed directories %s", r, quoteList(p.roots))
 }
