@@ -51,6 +51,11 @@ func Relay(ctx context.Context, o RelayOptions, in io.Reader, out io.Writer) err
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &relay{o: o, out: out, inflight: map[string]context.CancelFunc{}}
+	// A request cancelled while its connection was being dialled leaves
+	// that connection idle and unused; closing it at the end lets the
+	// console see the relay go (a server counts an unused connection as
+	// busy for seconds).
+	defer o.Client.CloseIdleConnections()
 	defer r.wg.Wait()
 	defer cancel()
 	sc := bufio.NewScanner(in)
