@@ -1,10 +1,14 @@
 package config
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/assent-sh/assent/exec"
 )
 
 // ChangeKind says how a tool differs between two configs.
@@ -31,8 +35,9 @@ type ToolChange struct {
 	Fields []string
 }
 
-// String is the change as one line: "+ tool x", "- tool y",
-// "~ tool z: command changed, read_only false → true".
+// String is the change as one line: "+ tool x: runs /usr/bin/ls -la --
+// {dir}, read_only true", "- tool y", "~ tool z: command /usr/bin/cat --
+// {f} → /usr/bin/rm -rf -- {f}, read_only false → true".
 func (c ToolChange) String() string {
 	s := fmt.Sprintf("%s tool %s", c.Kind, c.Tool)
 	if len(c.Fields) > 0 {
@@ -58,10 +63,41 @@ func Diff(prev, next *Config) []ToolChange {
 	}
 	for _, t := range next.tools() {
 		if prev.lookup(t.Name) == nil {
-			out = append(out, ToolChange{Tool: t.Name, Kind: ToolAdded})
+			out = append(out, ToolChange{Tool: t.Name, Kind: ToolAdded, Fields: describeTool(t)})
 		}
 	}
 	return out
+}
+
+// describeTool says what an added tool would run and how policy would see
+// it: an operator approving a change must see the command, not a name.
+func describeTool(t *Tool) []string {
+	out := []string{"runs " + commandLine(t)}
+	if t.ReadOnly {
+		out = append(out, "read_only true")
+	}
+	if t.Shell {
+		out = append(out, "shell true")
+	}
+	return out
+}
+
+// commandLine is the tool's program and argv template, a word quoted
+// only where its bounds would otherwise be unclear (a space, a quote):
+// placeholders stay readable as {name}.
+func commandLine(t *Tool) string {
+	words := make([]string, 0, len(t.Template))
+	for i, w := range t.Template {
+		if i == 0 && t.Program != "" {
+			w = t.Program
+		}
+		if q := exec.Quote(w); q == "'"+w+"'" && w != "" && !strings.ContainsAny(w, " '\"\\") {
+			words = append(words, w)
+		} else {
+			words = append(words, q)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 func (c *Config) tools() []*Tool {
@@ -80,32 +116,56 @@ func (c *Config) lookup(name string) *Tool {
 
 // diffTool compares every field that changes what a call runs, what the
 // agent sees, or how policy treats it. Flags that policy keys on (read_only,
-// shell) and limits are shown with both values, since those are what an
-// operator must weigh; templates and parameters are only named.
+// shell), limits, the command and the environment are shown with both
+// values, since those are what an operator must weigh; parameters are only
+// named (check shows them whole).
 func diffTool(a, b *Tool) []string {
 	var out []string
+	// Values are compared in an unambiguous encoding: printed with %v,
+	// ["-e x"] and ["-e", "x"] would look the same.
+	same := func(x, y any) bool {
+		xj, xerr := json.Marshal(x)
+		yj, yerr := json.Marshal(y)
+		return xerr == nil && yerr == nil && bytes.Equal(xj, yj)
+	}
 	changed := func(what string, x, y any) {
-		if fmt.Sprint(x) != fmt.Sprint(y) {
+		if !same(x, y) {
 			out = append(out, what+" changed")
 		}
 	}
 	valued := func(what string, x, y any) {
-		if xs, ys := fmt.Sprint(x), fmt.Sprint(y); xs != ys {
-			out = append(out, fmt.Sprintf("%s %s → %s", what, xs, ys))
+		if !same(x, y) {
+			out = append(out, fmt.Sprintf("%s %v → %v", what, x, y))
 		}
 	}
 	changed("description", a.Description, b.Description)
-	changed("command", []any{a.Program, a.Template, a.SecondPrograms}, []any{b.Program, b.Template, b.SecondPrograms})
+	if !same([]any{a.Program, a.Template, a.SecondPrograms}, []any{b.Program, b.Template, b.SecondPrograms}) {
+		out = append(out, fmt.Sprintf("command %s → %s", commandLine(a), commandLine(b)))
+	}
 	changed("parameters", paramFacts(a), paramFacts(b))
 	valued("read_only", a.ReadOnly, b.ReadOnly)
 	valued("shell", a.Shell, b.Shell)
 	valued("timeout", a.Timeout, b.Timeout)
 	changed("cwd", a.Cwd, b.Cwd)
-	changed("env", a.Env, b.Env)
+	if !same(a.Env, b.Env) {
+		out = append(out, fmt.Sprintf("env %s → %s", envLine(a.Env), envLine(b.Env)))
+	}
 	changed("stdin", a.Stdin, b.Stdin)
 	valued("max_output", a.MaxOutput, b.MaxOutput)
 	valued("on_overflow", a.OnOverflow, b.OnOverflow)
 	return out
+}
+
+// envLine shows a tool's environment additions, quoted.
+func envLine(env []EnvVar) string {
+	if len(env) == 0 {
+		return "(none)"
+	}
+	parts := make([]string, len(env))
+	for i, e := range env {
+		parts[i] = exec.Quote(e.Name + "=" + e.Value)
+	}
+	return strings.Join(parts, " ")
 }
 
 // paramFacts is everything about a tool's parameters that a call or its

@@ -82,7 +82,7 @@ func TestWatch_ChangeIsShownThenApplied(t *testing.T) {
 			c := w.inProcess(era.Options, &n)
 			w.write(withNewTool)
 			ch := w.next()
-			want := "+ tool fresh\n- rule no-burn"
+			want := "+ tool fresh: runs /usr/bin/id\n- rule no-burn"
 			if ch.Err != nil || strings.Join(ch.Summary, "\n") != want {
 				t.Fatalf("change %q (err %v), want %q", ch.Summary, ch.Err, want)
 			}

@@ -66,7 +66,7 @@ func TestE2E_StdioListChangedAfterEditingTheToolFile(t *testing.T) {
 			if err != nil || len(res.Tools) != 6 {
 				t.Fatalf("tools after the edit: %v %v", res, err)
 			}
-			if !strings.Contains(stderr.String(), `change="+ tool fresh"`) {
+			if !strings.Contains(stderr.String(), `change="+ tool fresh: runs`) {
 				t.Fatalf("the change was not logged:\n%s", stderr)
 			}
 		})
