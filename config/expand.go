@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,6 +85,9 @@ func (t *Tool) Prepare(args map[string]any) (Expansion, error) {
 		}
 		vals, verr := p.values(v, base)
 		if verr != nil {
+			if p.Secret {
+				verr = verr.withoutValue(p)
+			}
 			return Expansion{}, &ArgError{t.Name, p.Name, verr.rule, verr.msg}
 		}
 		e.Values[p.Name] = vals
@@ -91,7 +95,11 @@ func (t *Tool) Prepare(args map[string]any) (Expansion, error) {
 			scalar[p.Name] = vals[0]
 		}
 		if p.Secret {
-			e.Secrets = append(e.Secrets, vals...)
+			for _, s := range append(vals, SecretTexts(v)...) {
+				if !slices.Contains(e.Secrets, s) {
+					e.Secrets = append(e.Secrets, s)
+				}
+			}
 		}
 	}
 	argv, err := t.fillArgv(e.Values, scalar)

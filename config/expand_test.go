@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -200,5 +201,33 @@ func TestExpand_SystemCommand(t *testing.T) {
 		if !errors.As(err, &ae) || ae.Rule != r.rule || !strings.Contains(err.Error(), r.text) {
 			t.Errorf("Expand(%v) = %v, want rule %s mentioning %q", r.args, err, r.rule, r.text)
 		}
+	}
+}
+
+func TestExpand_SecretValuesAreNotRepeated(t *testing.T) {
+	tool := oneTool(t, testOptions(t), `{"name": "s", "command": "uname --pin={pin} {key}",
+	  "params": {"pin": {"type": "number", "max": 10, "secret": true}, "key": {"type": "path", "secret": true}}}`)
+	for _, args := range []map[string]any{
+		{"pin": 1e21, "key": "."},
+		{"pin": "1e21", "key": "."},
+		{"pin": 1, "key": "/etc/1e21"},
+	} {
+		_, err := tool.Expand(args)
+		if err == nil || strings.Contains(err.Error(), "1e21") || strings.Contains(err.Error(), "1e+21") ||
+			strings.Contains(err.Error(), "1000000000000000000000") || !strings.Contains(err.Error(), "secret and not repeated") {
+			t.Errorf("Expand(%v) = %v", args, err)
+		}
+	}
+	e, err := tool.Prepare(map[string]any{"pin": 2.5, "key": "."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2.5"} {
+		if !slices.Contains(e.Secrets, want) {
+			t.Errorf("secrets %q lack %q", e.Secrets, want)
+		}
+	}
+	if got := SecretTexts(1e21); !slices.Contains(got, "1e+21") || !slices.Contains(got, "1000000000000000000000") {
+		t.Errorf("SecretTexts(1e21) = %q", got)
 	}
 }

@@ -18,6 +18,50 @@ type valueError struct {
 	msg  string
 }
 
+// withoutValue is the refusal of a secret parameter's value: messages that
+// would repeat the value (or a path made from it) say what was wrong
+// without it, since refusals reach the agent, the console and the journal.
+func (e *valueError) withoutValue(p *Param) *valueError {
+	switch e.rule {
+	case "type":
+		return refuse(e.rule, "has the wrong type (want %s; the value is secret and not repeated)", p.Type)
+	case "range":
+		lo, hi := "-∞", "∞"
+		if p.Min != nil {
+			lo = strconv.FormatFloat(*p.Min, 'f', -1, 64)
+		}
+		if p.Max != nil {
+			hi = strconv.FormatFloat(*p.Max, 'f', -1, 64)
+		}
+		return refuse(e.rule, "is outside [%s, %s] (the value is secret and not repeated)", lo, hi)
+	case "path", "pattern", "find-operand", "option":
+		return refuse(e.rule, "is refused by the %s check (the value is secret and not repeated)", e.rule)
+	}
+	return e
+}
+
+// SecretTexts returns the ways a secret argument's value may be written
+// in text: a string as it is, a number both as JSON writes it and in plain
+// decimal, each item of a list. The journal masks every one of them.
+func SecretTexts(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case json.Number:
+		return []string{string(x)}
+	case float64:
+		j, _ := json.Marshal(x)
+		return []string{string(j), strconv.FormatFloat(x, 'f', -1, 64)}
+	case []any:
+		var out []string
+		for _, it := range x {
+			out = append(out, SecretTexts(it)...)
+		}
+		return out
+	}
+	return nil
+}
+
 func refuse(rule, format string, args ...any) *valueError {
 	return &valueError{rule, fmt.Sprintf(format, args...)}
 }

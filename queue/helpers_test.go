@@ -24,7 +24,9 @@ const testTools = `{
     {"name": "look", "description": "read-only", "command": "uname {what}", "read_only": true},
     {"name": "change", "description": "asks", "command": "touch -- {file}", "params": {"token": {"secret": true}, "file": {"type": "path", "under": ["/"]}},
      "env": {"TOKEN": "{token}"}},
-    {"name": "burn", "description": "denied", "command": "uname --burn {x}"}
+    {"name": "burn", "description": "denied", "command": "uname --burn {x}"},
+    {"name": "unlock", "description": "asks", "command": "uname --pin={pin}",
+     "params": {"pin": {"type": "integer", "max": 9999, "secret": true}}}
   ],
   "rules": [
     {"id": "read-only", "decision": "allow", "read_only": true, "reason": "read-only tool"},

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -73,7 +74,11 @@ func (q *Queue) ApproveRemember(id ID, rule policy.Rule, always bool) error {
 		}
 		text := rule.String()
 		for _, s := range c.Secrets {
-			if s != "" && strings.Contains(text, s) {
+			// The rule is written as JSON: look for the secret as JSON
+			// would escape it too.
+			quoted, _ := json.Marshal(s)
+			escaped := strings.Trim(string(quoted), `"`)
+			if s != "" && (strings.Contains(text, s) || strings.Contains(text, escaped)) {
 				return errors.New("the rule holds the value of a secret parameter, which must not be written to the remembered-rules file: widen that value to a glob, or allow for this session only")
 			}
 		}

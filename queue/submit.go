@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/policy"
@@ -109,18 +110,8 @@ func (q *Queue) insert(c Call, watch Watcher) *entry {
 func secretArgs(req Request) []string {
 	var out []string
 	for _, p := range req.Tool.Params {
-		if !p.Secret {
-			continue
-		}
-		switch v := req.Args[p.Name].(type) {
-		case string:
-			out = append(out, v)
-		case []any:
-			for _, it := range v {
-				if s, ok := it.(string); ok {
-					out = append(out, s)
-				}
-			}
+		if p.Secret {
+			out = append(out, config.SecretTexts(req.Args[p.Name])...)
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -384,6 +385,20 @@ func TestApproveRemember_AlwaysRefusesSecretValues(t *testing.T) {
 	if err := f.q.ApproveRemember(id, rule, true); err == nil || !strings.Contains(err.Error(), "secret parameter") {
 		t.Fatalf("always with a secret value: %v", err)
 	}
+	// A secret that JSON escapes is found too.
+	res2 := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "b", "token": `hun"ter\2`}))
+	id2 := f.waitStatus(2, Pending).ID
+	rule2, err := f.q.Narrowest(id2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.q.ApproveRemember(id2, rule2, true); err == nil || !strings.Contains(err.Error(), "secret parameter") {
+		t.Fatalf("always with an escaped secret value: %v", err)
+	}
+	if err := f.q.Deny(id2, ""); err != nil {
+		t.Fatal(err)
+	}
+	<-res2
 	if c, _ := f.q.Call(id); c.Status != Pending {
 		t.Fatalf("the refused remember settled the call: %s", c.Status)
 	}
@@ -400,5 +415,25 @@ func TestApproveRemember_AlwaysRefusesSecretValues(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(f.dir, "state", "remembered.json"))
 	if err != nil || strings.Contains(string(data), "s3cr3t-token") || !strings.Contains(string(data), `"token"`) {
 		t.Fatalf("remembered file %q (%v)", data, err)
+	}
+}
+
+func TestSubmit_RefusedSecretNumberIsNotJournaled(t *testing.T) {
+	f := newFixture(t, nil)
+	for _, pin := range []any{271828.0, json.Number("271828"), "271828"} {
+		_, err := f.q.Submit(context.Background(), f.request("unlock", map[string]any{"pin": pin}))
+		if err == nil || strings.Contains(err.Error(), "271828") {
+			t.Fatalf("refusal %v repeats the secret", err)
+		}
+	}
+	data, err := os.ReadFile(f.journal.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "271828") {
+		t.Fatalf("the journal holds the secret:\n%s", data)
+	}
+	if !strings.Contains(string(data), "‹secret:") {
+		t.Fatal("the journal does not show the masked argument at all")
 	}
 }
