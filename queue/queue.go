@@ -69,15 +69,16 @@ type Queue struct {
 	policy atomic.Pointer[policy.Policy]
 	slots  chan struct{} // one token per running call
 
-	mu      sync.Mutex
-	closed  bool
-	nextID  ID
-	calls   map[ID]*entry
-	order   []ID // received order, for snapshots and history trimming
-	ended   int  // calls in calls that have ended
-	pending int
-	subs    map[*Subscription]struct{}
-	wg      sync.WaitGroup // Submit calls in flight
+	mu          sync.Mutex
+	closed      bool
+	closeReason string
+	nextID      ID
+	calls       map[ID]*entry
+	order       []ID // received order, for snapshots and history trimming
+	ended       int  // calls in calls that have ended
+	pending     int
+	subs        map[*Subscription]struct{}
+	wg          sync.WaitGroup // Submit calls in flight
 }
 
 // entry is the queue's own record of a call; guarded by Queue.mu.
@@ -170,7 +171,7 @@ func (q *Queue) Headless() bool { return q.opts.Headless }
 // ends. The journal is the caller's to close afterwards.
 func (q *Queue) Close(ctx context.Context, reason string) error {
 	q.mu.Lock()
-	q.closed = true
+	q.closed, q.closeReason = true, reason
 	for _, e := range q.calls {
 		switch e.call.Status {
 		case Pending:

@@ -174,3 +174,40 @@ func TestSubmit_ManyConcurrentCalls(t *testing.T) {
 		t.Fatalf("%d pending and %d running left", p, r)
 	}
 }
+
+// TestClose_RacesWithNewCalls closes the queue while calls are arriving:
+// every call that got in is settled (pending ones denied, running ones
+// killed) and Close returns; none is left waiting or running.
+func TestClose_RacesWithNewCalls(t *testing.T) {
+	for round := range 30 {
+		f := newFixture(t, nil)
+		run := f.runner.Expect("uname", "x")
+		run.Repeat, run.Hold = true, make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				req := f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"})
+				if i%2 == 0 {
+					req = f.request("look", map[string]any{"what": "x"})
+				}
+				_, _ = f.q.Submit(context.Background(), req)
+			}()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := f.q.Close(ctx, "console closed"); err != nil {
+			t.Fatalf("round %d: close: %v", round, err)
+		}
+		cancel()
+		wg.Wait()
+		for _, c := range f.q.Snapshot().Calls {
+			if !c.Status.Ended() {
+				t.Fatalf("round %d: call %s left %s after Close", round, c.ID, c.Status)
+			}
+			if c.Status == Done && !c.Result.Cancelled {
+				t.Fatalf("round %d: call %s ran to its end after Close", round, c.ID)
+			}
+		}
+	}
+}

@@ -28,7 +28,7 @@ func (q *Queue) waitSlot(ctx context.Context, e *entry) error {
 	defer cancel()
 	q.mu.Lock()
 	e.kill = cancel
-	if e.call.Killed {
+	if e.call.Killed || q.closed {
 		cancel()
 	}
 	q.mu.Unlock()
@@ -52,11 +52,13 @@ func (q *Queue) run(ctx context.Context, e *entry, cmd exec.Command) (Outcome, e
 	}
 	runCtx, kill := context.WithCancel(ctx)
 	defer kill()
+	// Close kills the runs it finds with a kill function; a run that
+	// starts after it sees the queue closed under the same lock.
 	q.mu.Lock()
 	e.kill = kill
-	killed := e.call.Killed
+	stop := e.call.Killed || q.closed
 	q.mu.Unlock()
-	if killed {
+	if stop {
 		kill()
 	}
 	if err := q.record(&c, journal.Record{Event: journal.Started, CommandHash: c.Hash}); err != nil {

@@ -135,7 +135,15 @@ func (q *Queue) ask(ctx context.Context, e *entry) (Outcome, error) {
 		q.mu.Unlock()
 		return q.refuse(e, ByJournal, err)
 	}
-	q.set(e, EventPending, func(c *Call) { c.Status = Pending })
+	q.set(e, EventPending, func(c *Call) {
+		c.Status = Pending
+		// Close settles the calls that are pending when it runs; one
+		// that becomes pending after it is settled here, under the same
+		// lock, so none is left waiting for an operator who has gone.
+		if q.closed {
+			q.claimLocked(e, resolution{decider: ByShutdown, reason: q.closeReason})
+		}
+	})
 
 	var timeout <-chan time.Time
 	if d := q.opts.ApprovalTimeout; d > 0 {
