@@ -119,3 +119,30 @@ func TestHistory_KeepsTheNewestEndedCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestSubscribe_AttachedWhileRunning: a subscriber that attaches while an
+// unwatched call runs still receives its output before its end.
+func TestSubscribe_AttachedWhileRunning(t *testing.T) {
+	f := newFixture(t, nil)
+	run := f.runner.Expect("uname", "x").Stdout("late output\n")
+	run.Hold, run.Started = make(chan struct{}), make(chan struct{})
+	res := f.submitAsync(context.Background(), f.request("look", map[string]any{"what": "x"}))
+	<-run.Started
+	sub := f.q.Subscribe()
+	defer sub.Close()
+	close(run.Hold)
+	<-res
+	var out []byte
+	for {
+		ev := nextEvent(t, sub)
+		if ev.Kind == EventOutput {
+			out = append(out, ev.Output.Data...)
+		}
+		if ev.Kind == EventFinished {
+			break
+		}
+	}
+	if string(out) != "late output\n" {
+		t.Fatalf("output before the end: %q", out)
+	}
+}

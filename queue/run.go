@@ -67,7 +67,8 @@ func (q *Queue) run(ctx context.Context, e *entry, cmd exec.Command) (Outcome, e
 	q.set(e, EventStarted, func(c *Call) { c.Status, c.Started = Running, q.opts.Now() })
 	// Live output costs a goroutine and a wake-up per chunk; it is only
 	// asked for when someone watches. A subscriber that attaches later
-	// finds the call's output in its snapshot, kept from the result.
+	// gets the output kept from the result, in its snapshot or as output
+	// events just before the call's end.
 	q.mu.Lock()
 	live := len(q.subs) > 0 || e.watch != nil
 	q.mu.Unlock()
@@ -81,6 +82,11 @@ func (q *Queue) run(ctx context.Context, e *entry, cmd exec.Command) (Outcome, e
 	c.Killed = e.call.Killed
 	if !live {
 		e.tail.keep(res, q.opts.OutputTail)
+		// A subscriber that attached while the call ran has seen none of
+		// its output: it gets the kept tail now, before the end.
+		for _, ch := range e.tail.chunks() {
+			q.publishLocked(Event{Kind: EventOutput, Call: Call{ID: e.call.ID, Tool: e.call.Tool, Status: e.call.Status}, Output: &ch})
+		}
 	}
 	q.mu.Unlock()
 	// The process has ended: a journal failure now cannot undo it, so the
