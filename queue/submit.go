@@ -48,11 +48,7 @@ func (q *Queue) Submit(ctx context.Context, req Request) (Outcome, error) {
 		return q.refuse(e, ByJournal, err)
 	}
 	if expandErr != nil {
-		if err := q.record(&c, journal.Record{Event: journal.Decided, Decision: journal.Deny,
-			Decider: journalDecider(ByValidation), Reason: expandErr.Error()}); err != nil {
-			return q.refuse(e, ByJournal, err)
-		}
-		return q.refuse(e, ByValidation, expandErr)
+		return q.refuseRecorded(e, ByValidation, expandErr)
 	}
 	d := q.Policy().Decide(policy.Input{Tool: c.Tool, ReadOnly: c.ReadOnly, Shell: c.Shell, Args: c.Values,
 		Path: c.Command.Path, Argv: c.Command.Argv, Client: c.Client})
@@ -66,7 +62,7 @@ func (q *Queue) Submit(ctx context.Context, req Request) (Outcome, error) {
 		return q.deny(e, decider, d.Reason, journal.Record{Decision: journal.Deny, Rule: d.Rule})
 	case policy.Allow:
 		if !q.trySlot() {
-			return q.refuse(e, ByLimit, &LimitError{"running", q.opts.MaxRunning})
+			return q.refuseRecorded(e, ByLimit, &LimitError{"running", q.opts.MaxRunning})
 		}
 		if err := q.record(&c, withCommand(journal.Record{Event: journal.Decided, Decision: journal.Allow,
 			Decider: journal.ByRule, Rule: d.Rule, Reason: d.Reason}, c.Command)); err != nil {
@@ -124,7 +120,7 @@ func (q *Queue) ask(ctx context.Context, e *entry) (Outcome, error) {
 	q.mu.Lock()
 	if q.pending >= q.opts.MaxPending {
 		q.mu.Unlock()
-		return q.refuse(e, ByLimit, &LimitError{"waiting for approval", q.opts.MaxPending})
+		return q.refuseRecorded(e, ByLimit, &LimitError{"waiting for approval", q.opts.MaxPending})
 	}
 	q.pending++
 	q.mu.Unlock()
@@ -245,6 +241,18 @@ func (q *Queue) deny(e *entry, by Decider, reason string, rec journal.Record) (O
 	}
 	q.end(e, EventDecided, func(c *Call) { c.Status, c.Decider, c.Reason = Denied, by, reason })
 	return Outcome{Call: q.get(e)}, nil
+}
+
+// refuseRecorded journals a refusal as a denial by what refused it, then
+// ends the call with the error, so the journal never shows a call that
+// was turned away as one still waiting.
+func (q *Queue) refuseRecorded(e *entry, by Decider, cause error) (Outcome, error) {
+	c := q.get(e)
+	if err := q.record(&c, journal.Record{Event: journal.Decided, Decision: journal.Deny,
+		Decider: journalDecider(by), Reason: cause.Error()}); err != nil {
+		return q.refuse(e, ByJournal, err)
+	}
+	return q.refuse(e, by, cause)
 }
 
 // refuse ends a call that was never decided, with the error the front end

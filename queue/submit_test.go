@@ -349,6 +349,9 @@ func TestLimits(t *testing.T) {
 	if !errors.As(err, &le) || le.What != "running" || !le.Temporary() {
 		t.Fatalf("second running call: %v", err)
 	}
+	if got := events(f.records(2)); !reflect.DeepEqual(got, []string{"received", "decided:deny/limit"}) {
+		t.Fatalf("journal of the refused call %v", got)
+	}
 	pending := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
 	f.waitStatus(3, Pending)
 	_, err = f.q.Submit(context.Background(), f.request("change", map[string]any{"file": "b", "token": "s3cr3t-token"}))
