@@ -65,9 +65,9 @@ func (s *Server) Diff(next Loaded) Change {
 
 // apply replaces the policy, then the tools, if base is still in force.
 // The policy goes first so that a rule added together with a tool is in
-// force before the tool can be called. Rules the operator remembered for
-// this session carry over; "always" rules live in their file, which the
-// new policy read.
+// force before the tool can be called. Rules the operator remembered carry
+// over: session rules, and "always" rules saved since the new policy read
+// their file.
 func (s *Server) apply(baseCfg *config.Config, basePol *policy.Policy, next Loaded) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -75,11 +75,14 @@ func (s *Server) apply(baseCfg *config.Config, basePol *policy.Policy, next Load
 		return ErrStale
 	}
 	for _, r := range basePol.Remembered() {
-		if r.Memory() != policy.Session {
-			continue
+		remember := next.Policy.RememberSession
+		if r.Memory() == policy.Always {
+			// Saved after the new policy read the file: remembering it
+			// again re-reads the file and finds it there.
+			remember = next.Policy.RememberAlways
 		}
-		if err := next.Policy.RememberSession(r); err != nil {
-			return fmt.Errorf("carrying over session rule %s: %w", r.Label(), err)
+		if err := remember(r); err != nil {
+			return fmt.Errorf("carrying over remembered rule %s: %w", r.Label(), err)
 		}
 	}
 	s.q.SetPolicy(next.Policy)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/server/servertest"
 )
 
@@ -135,5 +136,40 @@ func TestWatch_StaleChangeIsRefused(t *testing.T) {
 	}
 	if err := first.Apply(); !errors.Is(err, ErrStale) {
 		t.Fatalf("stale apply: %v", err)
+	}
+}
+
+// TestApply_KeepsRulesRememberedSinceTheReload: a rule the operator saved
+// between a change being computed and applied stays in force.
+func TestApply_KeepsRulesRememberedSinceTheReload(t *testing.T) {
+	f := newFixture(t, nil)
+	file := filepath.Join(f.dir, "remembered.json")
+	withFile := func() *policy.Policy {
+		l := f.load(testTools)
+		p, err := policy.New(l.Policy.Rules(), policy.WithRememberedFile(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	f.q.SetPolicy(withFile())
+	change := f.s.Diff(Loaded{Config: f.load(withNewTool).Config, Policy: withFile()})
+	always := policy.Narrowest(policy.Input{Tool: "look", Args: map[string][]string{"what_thing": {"x"}}})
+	session := policy.Narrowest(policy.Input{Tool: "look", Args: map[string][]string{"what_thing": {"y"}}})
+	if err := f.q.Policy().RememberAlways(always); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.q.Policy().RememberSession(session); err != nil {
+		t.Fatal(err)
+	}
+	if err := change.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	got := map[policy.Memory]int{}
+	for _, r := range f.q.Policy().Remembered() {
+		got[r.Memory()]++
+	}
+	if got[policy.Always] != 1 || got[policy.Session] != 1 {
+		t.Fatalf("remembered after apply: %v", got)
 	}
 }
