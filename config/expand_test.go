@@ -231,3 +231,16 @@ func TestExpand_SecretValuesAreNotRepeated(t *testing.T) {
 		t.Errorf("SecretTexts(1e21) = %q", got)
 	}
 }
+
+func TestExpand_SystemCommandDefaultCwdIsInsideUnder(t *testing.T) {
+	opts := testOptions(t)
+	sub := filepath.Join(opts.WorkDir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := mustLoad(t, opts, "sc.json", `{"settings": {"system_command": {"allow": ["ls"], "under": ["sub"]}}}`)
+	cmd, err := c.Tool(SystemCommandName).Expand(map[string]any{"command": "ls"})
+	if err != nil || cmd.Dir != sub {
+		t.Fatalf("dir %q, %v; want %q", cmd.Dir, err, sub)
+	}
+}

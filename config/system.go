@@ -140,7 +140,15 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 		}
 	}
 	e.Values["args"] = argv[1:]
-	dir := t.workDir
+	// Without a cwd the call runs where assent runs, if that is inside
+	// the allowed directories, else in the first of them.
+	dir := st.roots[0]
+	for _, r := range st.roots {
+		if within(t.workDir, r) {
+			dir = t.workDir
+			break
+		}
+	}
 	if v, ok := args["cwd"]; ok && v != nil {
 		vals, verr := t.params["cwd"].values(v, t.workDir)
 		if verr != nil {
