@@ -19,11 +19,13 @@ type screen struct {
 	tmux string
 	sock string
 	env  []string
+	// socket is the server's socket file, which kill-server leaves.
+	socket string
 }
 
 // newScreen starts argv in a w×h tmux window in dir. The pane stays after
 // the program exits, so its exit status can be read; the tmux server is
-// killed when the test ends.
+// killed, and its socket removed, when the test ends.
 func newScreen(t *testing.T, tmux, dir string, env []string, w, h int, argv ...string) *screen {
 	t.Helper()
 	s := &screen{t: t, tmux: tmux, sock: fmt.Sprintf("assent-test-%d-%d", os.Getpid(), time.Now().UnixNano()),
@@ -33,6 +35,9 @@ func newScreen(t *testing.T, tmux, dir string, env []string, w, h int, argv ...s
 			t.Logf("the screen at the end:\n%s", s.capture())
 		}
 		_, _ = s.run("kill-server")
+		if s.socket != "" {
+			_ = os.Remove(s.socket)
+		}
 	})
 	args := []string{"-f", "/dev/null", "new-session", "-d", "-s", "console", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h),
 		"-c", dir}
@@ -43,6 +48,11 @@ func newScreen(t *testing.T, tmux, dir string, env []string, w, h int, argv ...s
 	if out, err := s.run(args...); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
+	out, err := s.run("display-message", "-p", "#{socket_path}")
+	if err != nil {
+		t.Fatalf("tmux socket path: %v\n%s", err, out)
+	}
+	s.socket = strings.TrimSpace(out)
 	return s
 }
 
