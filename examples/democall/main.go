@@ -53,7 +53,7 @@ func (c call) String() string {
 func demoCalls() []call {
 	return []call{
 		{"list_files", map[string]any{"directory": "examples"}},
-		{"read_file", map[string]any{"path": ".git/config"}},
+		{"read_file", map[string]any{"path": ".env"}},
 		{"get_datetime", map[string]any{"format": "%H:%M"}},
 	}
 }
