@@ -41,8 +41,7 @@ type appOptions struct {
 // addAppFlags declares the shared flags.
 func addAppFlags(f *pflag.FlagSet) {
 	f.StringArray("tools", nil, "tool file (repeatable; default the embedded pack and its policy)")
-	f.String("policy", "", "policy file with more rules")
-	f.String("remembered", "", "remembered-rules file (default $XDG_STATE_HOME/assent/remembered.json)")
+	addPolicyFlags(f)
 	f.String("journal", "", "journal file (default $XDG_STATE_HOME/assent/journal.jsonl)")
 	f.String("journal-sync", string(journal.SyncGroup), "when records reach the disk: group (batched fsync) or always (one per record)")
 	f.Bool("headless", false, "no console: rules decide, and a call that would ask an operator is denied")
@@ -56,8 +55,7 @@ func appOptionsFrom(f *pflag.FlagSet) (appOptions, error) {
 	var o appOptions
 	var errs [9]error
 	o.tools, errs[0] = f.GetStringArray("tools")
-	o.policy.file, errs[1] = f.GetString("policy")
-	o.policy.remembered, errs[2] = f.GetString("remembered")
+	o.policy, errs[1] = policySourcesFrom(f)
 	o.journal, errs[3] = f.GetString("journal")
 	o.journalSync, errs[4] = f.GetString("journal-sync")
 	o.headless, errs[5] = f.GetBool("headless")

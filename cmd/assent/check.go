@@ -32,15 +32,16 @@ the remembered rules. Exits 1 on any error.`,
 			o := checkOptions{files: args}
 			f := cmd.Flags()
 			o.json, _ = f.GetBool("json")
-			o.policy.file, _ = f.GetString("policy")
-			o.policy.remembered, _ = f.GetString("remembered")
+			var err error
+			if o.policy, err = policySourcesFrom(f); err != nil {
+				return err
+			}
 			return o.run(cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()
 	f.Bool("json", false, "print the result as JSON")
-	f.String("policy", "", "policy file with more rules")
-	f.String("remembered", "", "remembered-rules file (default $XDG_STATE_HOME/assent/remembered.json)")
+	addPolicyFlags(f)
 	return cmd
 }
 

@@ -52,8 +52,10 @@ Exit status: 0 allow, 2 ask, 3 deny, 4 refused by the tool's argument checks
 			f := cmd.Flags()
 			o := explainOptions{tool: args[0], args: args[1:]}
 			o.tools, _ = f.GetStringArray("tools")
-			o.policy.file, _ = f.GetString("policy")
-			o.policy.remembered, _ = f.GetString("remembered")
+			var err error
+			if o.policy, err = policySourcesFrom(f); err != nil {
+				return err
+			}
 			o.client, _ = f.GetString("client")
 			o.headless, _ = f.GetBool("headless")
 			o.json, _ = f.GetBool("json")
@@ -62,8 +64,7 @@ Exit status: 0 allow, 2 ask, 3 deny, 4 refused by the tool's argument checks
 	}
 	f := cmd.Flags()
 	f.StringArray("tools", nil, "tool file (repeatable; default the embedded pack)")
-	f.String("policy", "", "policy file with more rules")
-	f.String("remembered", "", "remembered-rules file (default $XDG_STATE_HOME/assent/remembered.json)")
+	addPolicyFlags(f)
 	f.String("client", "", "client name the call comes from")
 	f.Bool("headless", false, "decide as headless mode does: ask becomes deny")
 	f.Bool("json", false, "print the result as JSON")

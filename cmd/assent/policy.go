@@ -3,9 +3,27 @@ package main
 import (
 	"errors"
 
+	"github.com/spf13/pflag"
+
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/policy"
 )
+
+// addPolicyFlags registers the flags that say where rules come from besides
+// the tool files.
+func addPolicyFlags(f *pflag.FlagSet) {
+	f.String("policy", "", "policy file with more rules")
+	f.String("remembered", "", "remembered-rules file (default $XDG_STATE_HOME/assent/remembered.json)")
+}
+
+// policySourcesFrom reads the flags addPolicyFlags registered.
+func policySourcesFrom(f *pflag.FlagSet) (policySources, error) {
+	var src policySources
+	var errs [2]error
+	src.file, errs[0] = f.GetString("policy")
+	src.remembered, errs[1] = f.GetString("remembered")
+	return src, errors.Join(errs[:]...)
+}
 
 // policySources says where a policy's rules come from besides the tool
 // files: a separate --policy file and the remembered-rules file.

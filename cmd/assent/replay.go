@@ -46,8 +46,10 @@ Exit status: 0 when every call would be decided as it was, 3 when any differs,
 			}
 			o := replayOptions{journal: args[0]}
 			o.tools, _ = f.GetStringArray("tools")
-			o.policy.file, _ = f.GetString("policy")
-			o.policy.remembered, _ = f.GetString("remembered")
+			var err error
+			if o.policy, err = policySourcesFrom(f); err != nil {
+				return err
+			}
 			o.json, _ = f.GetBool("json")
 			return o.run(cmd.OutOrStdout())
 		},
@@ -55,8 +57,7 @@ Exit status: 0 when every call would be decided as it was, 3 when any differs,
 	f := cmd.Flags()
 	f.Bool("dry-run", false, "decide each call with today's config and policy, run nothing")
 	f.StringArray("tools", nil, "tool file (repeatable; default the embedded pack)")
-	f.String("policy", "", "policy file with more rules")
-	f.String("remembered", "", "remembered-rules file (default $XDG_STATE_HOME/assent/remembered.json)")
+	addPolicyFlags(f)
 	f.Bool("json", false, "print one JSON object per call")
 	return cmd
 }
