@@ -61,11 +61,13 @@ func (o serveOptions) runConsole(ctx context.Context) error {
 		}
 	})
 	changes, stopChanges := s.app.consoleChanges(uictx)
+	stopReplay := s.resubmit(uictx, o.replay)
 	uierr := ui.Run(uictx, ui.Options{Queue: s.app.queue, Endpoint: s.http.URL(), Token: tok,
 		Changes: changes, NoBell: o.noBell},
 		tea.WithInput(tty), tea.WithOutput(tty), tea.WithoutSignalHandler())
 	cancel()
 	wg.Wait()
+	stopReplay()
 	stopChanges()
 
 	// Quitting has already closed the queue with "console closed"; this

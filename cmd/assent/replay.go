@@ -25,40 +25,46 @@ type replayOptions struct {
 
 func newReplayCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "replay JOURNAL --dry-run",
-		Short: "Report what today's tools and policy would decide for each journaled call",
-		Long: `Read the calls of a journal and put each through today's tool files, argument
-checks and policy, without running anything: print what was decided then, what
-would be decided now, and where they differ (a tool gone, arguments now refused,
-a different argv, a different decision). Calls whose secrets were masked in the
-journal cannot be replayed exactly and are marked so.
+		Use:   "replay JOURNAL [--dry-run]",
+		Short: "Submit journaled calls again, or report what today's policy would decide for each",
+		Long: `Submit the calls of a journal again, in order, into the console (or, with
+--headless, to the rules alone), with the same flags as ` + "`assent`" + `. Each is a new
+call: it goes through today's tool files, argument checks and policy, and waits
+for the operator when policy asks. Nothing recorded as approved, denied or
+interrupted is ever run on the strength of the record. Calls whose tool is gone,
+or whose secret arguments the journal masked, are skipped (and logged).
 
-A replayed call is always a new call: nothing recorded as approved, denied or
-interrupted is ever run on the strength of the record.
+--dry-run runs nothing: it puts each call through today's tools, checks and
+policy and prints what was decided then, what would be decided now, and where
+they differ (a tool gone, arguments now refused, a different argv, a different
+decision).
 
-Exit status: 0 when every call would be decided as it was, 3 when any differs,
-1 on errors.`,
+Exit status with --dry-run: 0 when every call would be decided as it was, 3 when
+any differs, 1 on errors. Otherwise as ` + "`assent`" + `.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := cmd.Flags()
-			if dry, _ := f.GetBool("dry-run"); !dry {
-				return fmt.Errorf("replay without --dry-run re-queues calls into a running console, which this build does not do yet; use --dry-run")
-			}
-			o := replayOptions{journal: args[0]}
-			o.tools, _ = f.GetStringArray("tools")
-			var err error
-			if o.policy, err = policySourcesFrom(f); err != nil {
+			so, err := serveOptionsFrom(f)
+			if err != nil {
 				return err
 			}
-			o.json, _ = f.GetBool("json")
-			return o.run(cmd.OutOrStdout())
+			if dry, _ := f.GetBool("dry-run"); dry {
+				o := replayOptions{journal: args[0], tools: so.app.tools, policy: so.app.policy}
+				o.json, _ = f.GetBool("json")
+				return o.run(cmd.OutOrStdout())
+			}
+			recs, err := journal.Read(args[0])
+			if err != nil {
+				return err
+			}
+			so.replay = journal.Calls(recs)
+			return so.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
+	addServeFlags(f)
 	f.Bool("dry-run", false, "decide each call with today's config and policy, run nothing")
-	f.StringArray("tools", nil, "tool file (repeatable; default the embedded pack)")
-	addPolicyFlags(f)
-	f.Bool("json", false, "print one JSON object per call")
+	f.Bool("json", false, "with --dry-run: print one JSON object per call")
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/server"
 )
 
@@ -49,6 +50,9 @@ type serveOptions struct {
 	tokenFile   string
 	noBell      bool
 	logFile     string
+	// replay are journaled calls submitted again once serving, in order
+	// (`assent replay`).
+	replay []journal.Call
 }
 
 func newServeCmd() *cobra.Command {
@@ -77,11 +81,19 @@ func addServeFlags(f *pflag.FlagSet) {
 // runServe is the RunE of `assent` and `assent serve`: the console, or
 // with --headless the server alone.
 func runServe(cmd *cobra.Command, _ []string) error {
-	f := cmd.Flags()
+	o, err := serveOptionsFrom(cmd.Flags())
+	if err != nil {
+		return err
+	}
+	return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+}
+
+// serveOptionsFrom reads the flags addServeFlags declared.
+func serveOptionsFrom(f *pflag.FlagSet) (serveOptions, error) {
 	var o serveOptions
 	var err error
 	if o.app, err = appOptionsFrom(f); err != nil {
-		return err
+		return o, err
 	}
 	o.listen, _ = f.GetString("listen")
 	o.allowRemote, _ = f.GetBool("allow-remote")
@@ -90,12 +102,17 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	o.app.approvalTimeout, _ = f.GetDuration("approval-timeout")
 	o.logFile, _ = f.GetString("log-file")
 	if o.app.approvalTimeout < 0 {
-		return fmt.Errorf("--approval-timeout %s: must not be negative", o.app.approvalTimeout)
+		return o, fmt.Errorf("--approval-timeout %s: must not be negative", o.app.approvalTimeout)
 	}
+	return o, nil
+}
+
+// run is the console, or with --headless the server alone.
+func (o serveOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if o.app.headless {
-		return o.runHeadless(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		return o.runHeadless(ctx, stdout, stderr)
 	}
-	return o.runConsole(cmd.Context())
+	return o.runConsole(ctx)
 }
 
 // runHeadless serves until a signal, with logs on stderr.
@@ -110,12 +127,14 @@ func (o serveOptions) runHeadless(ctx context.Context, stdout, stderr io.Writer)
 	}
 	fmt.Fprintf(stdout, "assent: serving MCP at %s (bearer token: %s)\n", s.http.URL(), tokenFrom)
 	stop := s.app.followHeadless(ctx)
+	stopReplay := s.resubmit(ctx, o.replay)
 	select {
 	case <-ctx.Done():
 		s.app.log.Info("shutting down")
 	case <-s.ended:
 		s.app.log.Error("the HTTP server stopped", "err", s.serveErr)
 	}
+	stopReplay()
 	err = s.stop("assent is shutting down")
 	stop()
 	return err
