@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -61,12 +60,9 @@ func Open(path string, opts Options) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open journal: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockFile(f, path); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("journal %s is in use by another process", path)
-		}
-		return nil, fmt.Errorf("lock journal %s: %w", path, err)
+		return nil, err
 	}
 	found, err := scanForRecovery(f, path)
 	if err != nil {

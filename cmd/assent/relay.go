@@ -28,7 +28,7 @@ func runRelay(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) er
 		return fmt.Errorf("no console is running (no %s): start `assent` in a terminal first, or serve here with `assent stdio --headless`", path)
 	case err != nil:
 		return err
-	case rt.PID > 0 && syscall.Kill(rt.PID, 0) == syscall.ESRCH:
+	case rt.PID > 0 && processGone(rt.PID):
 		return fmt.Errorf("the console that wrote %s (pid %d) is gone: start `assent` in a terminal first, or serve here with `assent stdio --headless`", path, rt.PID)
 	}
 	tok, err := relayToken(rt)
@@ -58,4 +58,15 @@ func relayToken(rt server.Runtime) (string, error) {
 		return "", fmt.Errorf("the console's token in %s: %w", rt.TokenFile, err)
 	}
 	return tok, nil
+}
+
+// processGone reports whether no process has the pid: signal 0 checks
+// without sending anything.
+func processGone(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return true
+	}
+	err = p.Signal(syscall.Signal(0))
+	return errors.Is(err, os.ErrProcessDone) || errors.Is(err, syscall.ESRCH)
 }
