@@ -183,7 +183,8 @@ func TestExpand_SystemCommand(t *testing.T) {
 		args       map[string]any
 		rule, text string
 	}{
-		{map[string]any{"command": "rm", "args": []any{"-rf", "/"}}, "not-allowed", "Command not allowed: \"rm\""},
+		{map[string]any{"command": "rm", "args": []any{"-rf", "/"}}, "not-allowed", "Command not allowed: rm"},
+		{map[string]any{"command": "rm\x1b[2J"}, "not-allowed", `Command not allowed: "rm\x1b[2J"`},
 		{map[string]any{"command": "no-such-tool-xyz"}, "unavailable", "Command not available on this machine"},
 		{map[string]any{}, "missing", "is required"},
 		{map[string]any{"command": "ls", "args": "-la"}, "type", "want an array of strings"},

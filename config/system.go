@@ -252,8 +252,13 @@ func dangerousEnv(k string) bool {
 	return false
 }
 
-// printable quotes a value for a message, escaping anything invisible.
+// printable shows a value in a message: a plain name as it is (so the
+// seed's "Command not allowed: rm" reads exactly so), anything else quoted
+// with every invisible character escaped.
 func printable(s string) string {
+	if s != "" && len(s) <= 64 && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+") == "" {
+		return s
+	}
 	if len(s) > 64 && utf8.ValidString(s) {
 		s = string([]rune(s)[:min(64, utf8.RuneCountInString(s))]) + "…"
 	}
