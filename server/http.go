@@ -106,13 +106,24 @@ func (h *HTTP) Serve() error {
 	return nil
 }
 
+// shutdownGrace is how long Shutdown lets requests finish by themselves
+// before it ends the streams that would not.
+const shutdownGrace = 250 * time.Millisecond
+
 // Shutdown stops accepting requests and waits for those in flight until
 // ctx ends. End the calls first (close the queue): a request whose call
 // waits for an operator would otherwise hold shutdown until ctx ends.
 func (h *HTTP) Shutdown(ctx context.Context) error {
-	h.mcp.CloseSessions(ctx)
-	h.endRequests()
+	// Answers being written finish first: ending every request at once
+	// cut the response of a call the queue had just answered. Streams
+	// that never end by themselves (a legacy session's GET, a
+	// subscriptions/listen) are ended after a short grace.
+	grace := time.AfterFunc(shutdownGrace, func() {
+		h.mcp.CloseSessions(ctx)
+		h.endRequests()
+	})
 	err := h.srv.Shutdown(ctx)
+	grace.Stop()
 	_ = h.ln.Close() // in case Serve never ran; closing twice is harmless
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return errors.Join(err, h.srv.Close())
