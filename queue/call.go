@@ -126,6 +126,12 @@ type Call struct {
 	Result *exec.Result
 }
 
+// input is the call as policy sees it.
+func (c Call) input() policy.Input {
+	return policy.Input{Tool: c.Tool, ReadOnly: c.ReadOnly, Shell: c.Shell, Args: c.Values,
+		Path: c.Command.Path, Argv: c.Command.Argv, Client: c.Client}
+}
+
 func (c Call) clone() Call {
 	if c.Result != nil {
 		r := *c.Result

@@ -59,8 +59,7 @@ func (q *Queue) Narrowest(id ID) (policy.Rule, error) {
 	if err != nil {
 		return policy.Rule{}, err
 	}
-	return policy.Narrowest(policy.Input{Tool: c.Tool, ReadOnly: c.ReadOnly, Shell: c.Shell, Args: c.Values,
-		Path: c.Command.Path, Argv: c.Command.Argv, Client: c.Client}), nil
+	return policy.Narrowest(c.input()), nil
 }
 
 // ApproveRemember approves a pending call and remembers rule: for this

@@ -50,8 +50,7 @@ func (q *Queue) Submit(ctx context.Context, req Request) (Outcome, error) {
 	if expandErr != nil {
 		return q.refuseRecorded(e, ByValidation, expandErr)
 	}
-	d := q.Policy().Decide(policy.Input{Tool: c.Tool, ReadOnly: c.ReadOnly, Shell: c.Shell, Args: c.Values,
-		Path: c.Command.Path, Argv: c.Command.Argv, Client: c.Client})
+	d := q.Policy().Decide(c.input())
 	decider := ByRule
 	if q.opts.Headless && d.Action == policy.Ask {
 		d, decider = d.Headless(), ByHeadless

@@ -115,8 +115,7 @@ func (o explainOptions) run(w io.Writer) error {
 		c := e.Command
 		ex.Program, ex.Argv, ex.Cwd, ex.Env, ex.Stdin, ex.Values = c.Path, c.Argv, c.Dir, c.Env, c.Stdin, e.Values
 		ex.Timeout = c.Timeout.String()
-		d := pol.Decide(policy.Input{Tool: tool.Name, ReadOnly: tool.ReadOnly, Shell: tool.Shell, Args: e.Values,
-			Path: c.Path, Argv: c.Argv, Client: o.client})
+		d := pol.Decide(policyInput(tool, e, o.client))
 		if o.headless {
 			d = d.Headless()
 		}

@@ -64,3 +64,10 @@ func loadPolicy(cfg *config.Config, src policySources) (*policy.Policy, error) {
 	}
 	return policy.New(rules, policy.WithRememberedFile(remembered))
 }
+
+// policyInput is an expanded call of tool t from client as policy sees it,
+// the same input the queue decides on.
+func policyInput(t *config.Tool, e config.Expansion, client string) policy.Input {
+	return policy.Input{Tool: t.Name, ReadOnly: t.ReadOnly, Shell: t.Shell, Args: e.Values,
+		Path: e.Command.Path, Argv: e.Command.Argv, Client: client}
+}

@@ -148,8 +148,7 @@ func replayCall(cfg *config.Config, pol *policy.Policy, c journal.Call) replayed
 		return r
 	}
 	r.Argv = e.Command.Argv
-	d := pol.Decide(policy.Input{Tool: tool.Name, ReadOnly: tool.ReadOnly, Shell: tool.Shell, Args: e.Values,
-		Path: e.Command.Path, Argv: e.Command.Argv, Client: c.Client})
+	d := pol.Decide(policyInput(tool, e, c.Client))
 	r.Now, r.Rule = string(d.Action), d.Rule
 	if c.Edit == nil && c.Argv != nil && !slices.Equal(c.Argv, e.Command.Argv) {
 		r.Differs = append(r.Differs, "argv differs from the one journaled")
