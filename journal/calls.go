@@ -35,6 +35,9 @@ type Call struct {
 	Error    string        `json:"error,omitempty"`
 	Stdout   *Blob         `json:"stdout,omitempty"`
 	Stderr   *Blob         `json:"stderr,omitempty"`
+	// Ending is how the call ended, as its last record says; "" while it
+	// has not ended (or was interrupted).
+	Ending Ending `json:"ending,omitempty"`
 	// Events are the call's records in order.
 	Events []Record `json:"events"`
 }
@@ -87,6 +90,9 @@ func (c *Call) add(r Record) {
 		c.Stdout, c.Stderr = r.Stdout, r.Stderr
 	}
 	set(&c.Error, r.Error)
+	if r.Ending != "" {
+		c.Ending = r.Ending
+	}
 	if r.Event != Output && r.Event != Edited {
 		c.State = r.Event
 	}

@@ -50,9 +50,10 @@ const (
 	Ask Decision = "ask"
 )
 
-// Decider says who or what made a decision. Values other than these
-// constants are kept as they are, so the journal never refuses a record
-// because the layers above learned a new kind of decider.
+// Decider says who or what settled a call. It is the project's one
+// vocabulary for it: the queue, the console, the MCP results and `assent
+// log` all use these words. Values other than these constants are kept as
+// they are, so the journal never refuses a record it does not know.
 type Decider string
 
 const (
@@ -64,9 +65,59 @@ const (
 	ByTimeout Decider = "timeout"
 	// ByHeadless is headless mode, where ask becomes deny.
 	ByHeadless Decider = "headless"
-	// ByCancel is the client cancelling or going away while the call waited.
-	ByCancel Decider = "cancelled"
+	// ByClient is the client cancelling or going away while the call waited.
+	// Its word on disk is "cancelled", as journals have always written it.
+	ByClient Decider = "cancelled"
+	// ByShutdown is assent closing with the call still waiting.
+	ByShutdown Decider = "shutdown"
+	// ByValidation is the tool's argument checks (or a command that no
+	// longer matched what was approved).
+	ByValidation Decider = "validation"
+	// ByLimit is the limits on running and waiting calls.
+	ByLimit Decider = "limit"
+	// ByJournal is a failed journal, which stops every new call.
+	ByJournal Decider = "journal"
 )
+
+// Ending is how a call ended, in one word: the one account that the MCP
+// result, the console, the server's log and `assent log` all give.
+type Ending string
+
+const (
+	// Exited: the program ran and exited by itself, with any exit code.
+	Exited Ending = "exited"
+	// KilledByOperator: the operator killed the running (or approved) call.
+	KilledByOperator Ending = "killed"
+	// TimedOut: the tool's timeout ended the run.
+	TimedOut Ending = "timed-out"
+	// KilledAtCap: output passed the cap under on_overflow: kill.
+	KilledAtCap Ending = "killed-at-cap"
+	// CancelledByClient: the client withdrew the call while it ran, or was
+	// approved and waiting to start.
+	CancelledByClient Ending = "cancelled"
+	// ShutDown: assent shut down while the call ran.
+	ShutDown Ending = "shut-down"
+	// NotStarted: the program could not be started (gone, not executable,
+	// changed since load).
+	NotStarted Ending = "not-started"
+	// Denied: a rule, the operator, the approval timeout or headless mode
+	// refused the call.
+	Denied Ending = "denied"
+	// Refused: the call never reached a decision (its arguments, a limit, the
+	// journal).
+	Refused Ending = "refused"
+	// Withdrawn: the client withdrew the call while it waited for an operator.
+	Withdrawn Ending = "withdrawn"
+)
+
+// Ran reports whether a process was started for a call that ended so.
+func (e Ending) Ran() bool {
+	switch e {
+	case Exited, KilledByOperator, TimedOut, KilledAtCap, CancelledByClient, ShutDown:
+		return true
+	}
+	return false
+}
 
 // Edit is an operator's change to a command: the argv shown and the argv
 // approved instead. Both are kept so an audit sees what the agent asked for.
@@ -113,6 +164,8 @@ type Record struct {
 	// or what recovery found.
 	Reason string `json:"reason,omitempty"`
 	Edit   *Edit  `json:"edit,omitempty"`
+	// Ending says how the call ended, on the record that ends it.
+	Ending Ending `json:"ending,omitempty"`
 
 	// Exit is the exit status; a pointer because 0 is a value worth keeping.
 	Exit     *int          `json:"exit,omitempty"`

@@ -26,7 +26,32 @@ type masker struct {
 func secretToken(key []byte, value string) string {
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte(value))
-	return "‹secret:" + hex.EncodeToString(mac.Sum(nil)[:4]) + "›"
+	return secretPrefix + hex.EncodeToString(mac.Sum(nil)[:4]) + "›"
+}
+
+// secretPrefix starts every masked token.
+const secretPrefix = "‹secret:"
+
+// Masked reports whether any string in v (a record's arguments, as Read
+// returns them) holds a masked secret, so the original value is gone.
+func Masked(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.Contains(x, secretPrefix)
+	case []any:
+		for _, e := range x {
+			if Masked(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if strings.Contains(k, secretPrefix) || Masked(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // newMasker returns a masker for the non-empty secrets, or nil when there

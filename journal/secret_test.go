@@ -147,3 +147,25 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+func TestMasked(t *testing.T) {
+	tok := secretToken([]byte("k"), "hunter2")
+	for _, tc := range []struct {
+		name string
+		v    any
+		want bool
+	}{
+		{"plain", map[string]any{"a": "x", "n": 1.0}, false},
+		{"top", map[string]any{"a": tok}, true},
+		{"inside", map[string]any{"a": "Bearer " + tok}, true},
+		{"list", map[string]any{"a": []any{"x", tok}}, true},
+		{"nested", map[string]any{"a": map[string]any{"b": []any{tok}}}, true},
+		{"nil", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Masked(tc.v); got != tc.want {
+				t.Errorf("Masked(%v) = %v, want %v", tc.v, got, tc.want)
+			}
+		})
+	}
+}

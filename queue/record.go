@@ -50,7 +50,7 @@ func journalDecider(d Decider) journal.Decider {
 	case ByHeadless:
 		return journal.ByHeadless
 	case ByClient:
-		return journal.ByCancel
+		return journal.ByClient
 	}
 	return journal.Decider(d)
 }

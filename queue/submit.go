@@ -187,7 +187,7 @@ func (q *Queue) settle(ctx context.Context, e *entry, res resolution) (Outcome, 
 		rec := journal.Record{Decision: journal.Deny}
 		if res.decider == ByClient {
 			if err := q.record(&c, journal.Record{Event: journal.Decided, Decision: journal.Deny,
-				Decider: journal.ByCancel, Reason: res.reason}); err != nil {
+				Decider: journal.ByClient, Reason: res.reason}); err != nil {
 				return q.refuse(e, ByJournal, err)
 			}
 			q.end(e, EventDecided, func(c *Call) { c.Status, c.Decider, c.Reason = Cancelled, ByClient, res.reason })

@@ -162,6 +162,5 @@ func replayCall(cfg *config.Config, pol *policy.Policy, c journal.Call) replayed
 // masked reports whether the journal replaced any argument with a secret
 // token, so the original value is gone.
 func masked(args map[string]any) bool {
-	b, _ := json.Marshal(args)
-	return strings.Contains(string(b), "‹secret:")
+	return journal.Masked(args)
 }
