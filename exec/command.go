@@ -51,6 +51,16 @@ type Command struct {
 	MaxOutput int64 `json:"max_output,omitempty"`
 	// OnOverflow says what happens past MaxOutput; empty means Drain.
 	OnOverflow Overflow `json:"on_overflow,omitempty"`
+	// Sandbox confines the command; nil runs it unconfined (the tool says
+	// `sandbox: false`, or the settings turn the sandbox off).
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
+	// Program is the identity of the file at Path when the tool loaded;
+	// the zero value skips the check (a command edited to a new program
+	// pins it when the edit is accepted).
+	Program Identity `json:"program,omitzero"`
+	// Paths are the path arguments as they were resolved, checked again
+	// right before start.
+	Paths []PathCheck `json:"paths,omitempty"`
 }
 
 // Validate checks the invariants every runnable command keeps: an absolute

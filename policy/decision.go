@@ -32,6 +32,9 @@ type Input struct {
 	Argv []string
 	// Client is the MCP client's name, or "" when it is unknown.
 	Client string
+	// Paths are the values of every path-typed parameter (list items
+	// included), resolved, for rules that match any path argument.
+	Paths []string
 }
 
 // Action is what a decision lets happen to a call.
