@@ -66,8 +66,8 @@ const (
 	// ByHeadless is headless mode, where ask becomes deny.
 	ByHeadless Decider = "headless"
 	// ByClient is the client cancelling or going away while the call waited.
-	// Its word on disk is "cancelled", as journals have always written it.
-	ByClient Decider = "cancelled"
+	// Journals written before this vocabulary say "cancelled" for it.
+	ByClient Decider = "client"
 	// ByShutdown is assent closing with the call still waiting.
 	ByShutdown Decider = "shutdown"
 	// ByValidation is the tool's argument checks (or a command that no

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -14,8 +13,8 @@ import (
 // that no decision is ever wrong while the index is being replaced.
 func TestPolicy_ConcurrentDecideAndRemember(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	path := filepath.Join(t.TempDir(), "remembered.json")
-	p := mustPolicy(t, workedRules, WithRememberedFile(path))
+	store := &memStore{}
+	p := mustPolicyWith(t, workedRules, mustMemory(t, store))
 	denied := Input{Tool: "read_file", ReadOnly: true, Args: args("path", "prod.env")}
 	remembered := func(w, i int) Input {
 		return Input{Tool: fmt.Sprintf("tool_%d", w), Args: args("n", fmt.Sprint(i))}
@@ -62,7 +61,7 @@ func TestPolicy_ConcurrentDecideAndRemember(t *testing.T) {
 	if got := len(p.Remembered()); got != writers*perWriter+1 {
 		t.Errorf("remembered %d rules, want %d", got, writers*perWriter+1)
 	}
-	saved, err := ReadRemembered(path)
+	saved, err := store.Load()
 	if err != nil || len(saved) != writers*perWriter/4 {
 		t.Errorf("file holds %d rules (%v), want %d", len(saved), err, writers*perWriter/4)
 	}

@@ -171,11 +171,11 @@ func TestNew_RefusesDuplicateIDsAcrossFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = New(append(a, b...))
+	_, err = New(append(a, b...), nil)
 	if err == nil || !strings.Contains(err.Error(), "a.json#0 and b.json#1") {
 		t.Errorf("New error = %v, want one naming a.json#0 and b.json#1", err)
 	}
-	if _, err := New([]Rule{{}}); err == nil {
+	if _, err := New([]Rule{{}}, nil); err == nil {
 		t.Error("New accepted a zero Rule")
 	}
 }

@@ -49,16 +49,16 @@ const (
 	Deny Action = "deny"
 )
 
-// Memory says where a remembered rule lives.
-type Memory string
+// Keep says how long a remembered rule is kept.
+type Keep string
 
 const (
 	// Session rules were approved with "allow for this session" and live in
 	// memory only.
-	Session Memory = "session"
+	Session Keep = "session"
 	// Always rules were approved with "always allow" and live in the
 	// remembered-rules file.
-	Always Memory = "always"
+	Always Keep = "always"
 )
 
 // Decision is the policy's answer for one call, with enough about the rule
@@ -80,7 +80,7 @@ type Decision struct {
 	Index int
 	// Remembered says which kind of remembered rule decided, or "" when the
 	// rule came from a tool or policy file (or none matched).
-	Remembered Memory
+	Remembered Keep
 }
 
 // noMatchReason is the reason given when no rule matches a call.

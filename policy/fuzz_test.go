@@ -37,7 +37,7 @@ func FuzzParseFile(f *testing.F) {
 				t.Fatalf("rule changed on the way back:\n%s\n%s", r, back[0])
 			}
 		}
-		p, err := New(rules)
+		p, err := New(rules, nil)
 		if err != nil {
 			return // duplicate ids are refused by New, not ParseFile, only across files
 		}

@@ -91,8 +91,8 @@ func TestParseRules_Places(t *testing.T) {
 	}
 	r := rules[1]
 	if r.Label() != "named" || r.ID() != "named" || r.Source() != "test.json" || r.Index() != 1 ||
-		r.Decision() != Deny || r.Reason() != "why" || r.Memory() != "" {
-		t.Errorf("rule = %q %q %q %d %q %q %q", r.Label(), r.ID(), r.Source(), r.Index(), r.Decision(), r.Reason(), r.Memory())
+		r.Decision() != Deny || r.Reason() != "why" || r.Kept() != "" {
+		t.Errorf("rule = %q %q %q %d %q %q %q", r.Label(), r.ID(), r.Source(), r.Index(), r.Decision(), r.Reason(), r.Kept())
 	}
 }
 

@@ -3,65 +3,46 @@ package policy
 import (
 	"fmt"
 	"slices"
-	"sync"
 	"sync/atomic"
 )
 
 // Policy decides calls from a fixed list of rules plus the approvals an
-// operator remembered. Decide is safe for concurrent use and never blocks:
-// it reads an immutable index that remembering a rule replaces whole.
+// operator remembered, which live in a Memory shared by every Policy built
+// with it. Decide is safe for concurrent use and never blocks: it reads an
+// immutable index, rebuilt only when the remembered rules have changed.
 type Policy struct {
-	rules []Rule // from tool and policy files, in load order
-	file  string // the remembered-rules file, or "" when there is none
+	rules []Rule // from tool and policy files (and built-in rules), in load order
+	mem   *Memory
 
-	// mu serializes remembering (and the file write it may do); Decide never
-	// takes it.
-	mu      sync.Mutex
-	always  []Rule // the remembered-rules file's rules, as last read or written
-	session []Rule // rules remembered for this session only
-
-	ix atomic.Pointer[index]
+	ix atomic.Pointer[indexed]
 }
 
-// Option configures a Policy.
-type Option func(*options)
-
-type options struct {
-	rememberedFile string
-}
-
-// WithRememberedFile names the file "always allow" rules are kept in. New
-// reads it (a missing file holds no rules yet) and RememberAlways writes it.
-func WithRememberedFile(path string) Option {
-	return func(o *options) { o.rememberedFile = path }
+// indexed is an index of the policy's rules together with one generation
+// of its memory's.
+type indexed struct {
+	mem *remembered
+	ix  *index
 }
 
 // New builds a policy from rules in load order (typically the rules of each
-// tool file in turn, then those of the policy file). Rule ids must be unique
-// across all of them, so an id names exactly one rule in the console and the
-// journal.
-func New(rules []Rule, opts ...Option) (*Policy, error) {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
+// tool file in turn, then those of the policy file, then the built-in
+// defaults) and the memory of remembered approvals, which may be nil. Rule
+// ids must be unique across all of them, so an id names exactly one rule in
+// the console and the journal. A nil memory gives the policy one of its own,
+// with no store: session rules only, and none survive a reload.
+func New(rules []Rule, mem *Memory) (*Policy, error) {
 	for i, r := range rules {
 		if r.decision == "" {
 			return nil, fmt.Errorf("rule %d was not loaded by ParseRules", i)
 		}
 	}
-	p := &Policy{rules: slices.Clone(rules), file: o.rememberedFile}
-	if p.file != "" {
-		always, err := ReadRemembered(p.file)
-		if err != nil {
-			return nil, err
-		}
-		p.always = always
+	if mem == nil {
+		mem, _ = NewMemory(nil) // a memory without a store cannot fail
 	}
-	if err := uniqueIDs(append(p.Rules(), p.always...)); err != nil {
+	p := &Policy{rules: slices.Clone(rules), mem: mem}
+	if err := uniqueIDs(append(p.Rules(), mem.Rules()...)); err != nil {
 		return nil, err
 	}
-	p.reindex()
 	return p, nil
 }
 
@@ -81,30 +62,55 @@ func uniqueIDs(rules []Rule) error {
 	return nil
 }
 
-// reindex publishes a new index of every rule. The caller holds mu, or is New.
-// Remembered rules come after the file rules, always before session, which
-// only matters for which allow rule is named when several match.
-func (p *Policy) reindex() {
-	all := make([]Rule, 0, len(p.rules)+len(p.always)+len(p.session))
-	all = append(append(append(all, p.rules...), p.always...), p.session...)
-	p.ix.Store(newIndex(all))
+// index returns the index of every rule in force: the policy's, then the
+// memory's always rules, then its session rules (an order that only matters
+// for which allow rule is named when several match). Two calls racing to
+// rebuild it after a remember build the same index; either may be kept.
+func (p *Policy) index() *index {
+	mem := p.mem.current()
+	if c := p.ix.Load(); c != nil && c.mem == mem {
+		return c.ix
+	}
+	all := p.rules
+	if mem != nil && len(mem.rules) > 0 {
+		all = append(slices.Clip(p.rules), mem.rules...)
+	}
+	c := &indexed{mem: mem, ix: newIndex(all)}
+	p.ix.Store(c)
+	return c.ix
 }
 
 // Decide returns the decision for a call. See the package documentation for
 // the precedence.
 func (p *Policy) Decide(in Input) Decision {
-	return p.ix.Load().decide(&in)
+	return p.index().decide(&in)
 }
 
 // Rules returns the rules from tool and policy files, in load order.
 func (p *Policy) Rules() []Rule { return slices.Clone(p.rules) }
 
-// Remembered returns the remembered rules: those of the remembered-rules file
-// (Memory Always), then the session's (Memory Session).
-func (p *Policy) Remembered() []Rule {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append(slices.Clone(p.always), p.session...)
+// Memory returns the memory of remembered approvals, to build the next
+// policy with after a reload.
+func (p *Policy) Memory() *Memory { return p.mem }
+
+// Remembered returns the remembered rules: those of the store (Memory
+// Always), then the session's (Memory Session).
+func (p *Policy) Remembered() []Rule { return p.mem.Rules() }
+
+// RememberSession adds an allow rule for the rest of this process's life, in
+// the policy's memory; every policy sharing it decides by the rule at once.
+// A rule that decides the same calls as one already remembered (in either
+// kind) is not added twice.
+func (p *Policy) RememberSession(r Rule) error {
+	return p.mem.rememberSession(r)
+}
+
+// RememberAlways adds an allow rule to the memory's store and to the rules
+// in force; see Memory for what sharing it means. The store is re-read
+// first, so rules added to it by hand since are kept; a rule already in it
+// is not written twice.
+func (p *Policy) RememberAlways(r Rule) error {
+	return p.mem.rememberAlways(r, p.rules)
 }
 
 // CheckExamples runs every rule's examples (file rules, then remembered

@@ -69,61 +69,6 @@ func rememberable(r Rule) error {
 	return nil
 }
 
-// RememberSession adds an allow rule for the rest of this process's life.
-// A rule that decides the same calls as one already remembered (in either
-// kind) is not added twice.
-func (p *Policy) RememberSession(r Rule) error {
-	if err := rememberable(r); err != nil {
-		return err
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	key := r.sameMatches()
-	if indexByMatches(p.always, key) >= 0 || indexByMatches(p.session, key) >= 0 {
-		return nil
-	}
-	r.source, r.index, r.memory = string(Session), len(p.session), Session
-	p.session = append(slices.Clip(p.session), r)
-	p.reindex()
-	return nil
-}
-
-// RememberAlways adds an allow rule to the remembered-rules file and to the
-// running policy. The file is re-read first, so rules added to it by hand
-// since it was loaded are kept (and from then on take effect too); a rule
-// already in it is not written twice. The write is atomic: a crash leaves the
-// old file or the new one, never a torn one.
-func (p *Policy) RememberAlways(r Rule) error {
-	if err := rememberable(r); err != nil {
-		return err
-	}
-	if p.file == "" {
-		return errors.New("no remembered-rules file is configured")
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	current, err := ReadRemembered(p.file)
-	if err != nil {
-		return fmt.Errorf("rule not remembered: %w", err)
-	}
-	fresh := indexByMatches(current, r.sameMatches()) < 0
-	if fresh {
-		r.source, r.index, r.memory = p.file, len(current), Always
-		current = append(current, r)
-	}
-	if err := uniqueIDs(append(p.Rules(), current...)); err != nil {
-		return fmt.Errorf("rule not remembered: %w", err)
-	}
-	if fresh {
-		if err := writeRemembered(p.file, current); err != nil {
-			return fmt.Errorf("rule not remembered: %w", err)
-		}
-	}
-	p.always = current
-	p.reindex()
-	return nil
-}
-
 // indexByMatches finds the rule deciding the same calls as key, or -1.
 func indexByMatches(rules []Rule, key string) int {
 	return slices.IndexFunc(rules, func(r Rule) bool { return r.sameMatches() == key })

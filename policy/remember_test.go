@@ -102,7 +102,7 @@ func TestPolicy_RememberSession(t *testing.T) {
 	if err := p.RememberSession(Narrowest(call)); err != nil {
 		t.Fatal(err)
 	}
-	if got := p.Remembered(); len(got) != 1 || got[0].Memory() != Session {
+	if got := p.Remembered(); len(got) != 1 || got[0].Kept() != Session {
 		t.Errorf("Remembered() = %v, want the one session rule once", got)
 	}
 

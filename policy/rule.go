@@ -19,7 +19,7 @@ type Rule struct {
 	examples []example
 	source   string
 	index    int
-	memory   Memory
+	memory   Keep
 }
 
 // ID is the rule's id, or "" when it has none.
@@ -38,9 +38,9 @@ func (r Rule) Source() string { return r.source }
 // Index is the rule's position in its source, or -1 when it has none.
 func (r Rule) Index() int { return r.index }
 
-// Memory says which kind of remembered rule this is, or "" for a rule from a
+// Kept says which kind of remembered rule this is, or "" for a rule from a
 // tool or policy file.
-func (r Rule) Memory() Memory { return r.memory }
+func (r Rule) Kept() Keep { return r.memory }
 
 // Label names the rule for people: its id, else "<source>#<index>", else ""
 // for a rule that has not been placed anywhere yet.

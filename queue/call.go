@@ -7,6 +7,7 @@ import (
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/policy"
 )
 
@@ -44,28 +45,40 @@ func (s Status) Ended() bool {
 	return s == Done || s == Denied || s == Refused || s == Cancelled
 }
 
-// Decider says who or what decided a call.
-type Decider string
+// Decider says who or what settled a call: the journal's vocabulary, which
+// is the project's one word for it.
+type Decider = journal.Decider
 
+// The deciders, as the journal names them.
 const (
-	// ByRule is a policy rule (Call.Decision.Rule names it).
-	ByRule Decider = "rule"
-	// ByOperator is a human at the console.
-	ByOperator Decider = "operator"
-	// ByTimeout is the approval timeout passing with no answer.
-	ByTimeout Decider = "timeout"
-	// ByHeadless is headless mode, where no one can be asked.
-	ByHeadless Decider = "headless"
-	// ByClient is the client cancelling or going away.
-	ByClient Decider = "client"
-	// ByShutdown is the queue closing with the call still waiting.
-	ByShutdown Decider = "shutdown"
-	// ByValidation is the tool's argument checks.
-	ByValidation Decider = "validation"
-	// ByLimit is the queue's limits on running and waiting calls.
-	ByLimit Decider = "limit"
-	// ByJournal is a failed journal, which stops every new call.
-	ByJournal Decider = "journal"
+	ByRule       = journal.ByRule
+	ByOperator   = journal.ByOperator
+	ByTimeout    = journal.ByTimeout
+	ByHeadless   = journal.ByHeadless
+	ByClient     = journal.ByClient
+	ByShutdown   = journal.ByShutdown
+	ByValidation = journal.ByValidation
+	ByLimit      = journal.ByLimit
+	ByJournal    = journal.ByJournal
+)
+
+// Ending is how a call ended, in one word (see journal.Ending). The queue
+// works it out once, when the call ends; the MCP result, the server's log,
+// the console, the journal and `assent log` all read it from there.
+type Ending = journal.Ending
+
+// The endings.
+const (
+	Exited            = journal.Exited
+	KilledByOperator  = journal.KilledByOperator
+	TimedOut          = journal.TimedOut
+	KilledAtCap       = journal.KilledAtCap
+	CancelledByClient = journal.CancelledByClient
+	ShutDown          = journal.ShutDown
+	NotStarted        = journal.NotStarted
+	EndDenied         = journal.Denied
+	EndRefused        = journal.Refused
+	Withdrawn         = journal.Withdrawn
 )
 
 // Request is a call as a front end submits it.
@@ -118,18 +131,14 @@ type Call struct {
 	Reason  string
 	// Killed is set when the operator killed the running call.
 	Killed bool
+	// Ending says how the call ended; "" until it has.
+	Ending Ending
 
 	Received time.Time
 	Started  time.Time
 	Ended    time.Time
 	// Result is set once a call that ran has ended.
 	Result *exec.Result
-}
-
-// input is the call as policy sees it.
-func (c Call) input() policy.Input {
-	return policy.Input{Tool: c.Tool, ReadOnly: c.ReadOnly, Shell: c.Shell, Args: c.Values,
-		Path: c.Command.Path, Argv: c.Command.Argv, Client: c.Client}
 }
 
 func (c Call) clone() Call {

@@ -84,9 +84,9 @@ type Queue struct {
 // entry is the queue's own record of a call; guarded by Queue.mu.
 type entry struct {
 	call     Call
-	claim    *resolution     // the decision claimed for the pending call
-	decision chan resolution // carries that decision to Submit
-	kill     context.CancelFunc
+	claim    *resolution             // the decision claimed for the pending call
+	decision chan resolution         // carries that decision to Submit
+	kill     context.CancelCauseFunc // cancels the approved or running call
 	tail     outputTail
 	watch    Watcher // from the Request; nil when the front end does not watch
 }
@@ -178,7 +178,7 @@ func (q *Queue) Close(ctx context.Context, reason string) error {
 			q.claimLocked(e, resolution{decider: ByShutdown, reason: reason})
 		case Approved, Running:
 			if e.kill != nil {
-				e.kill()
+				e.kill(errShutdown)
 			}
 		}
 	}
@@ -193,5 +193,6 @@ func (q *Queue) Close(ctx context.Context, reason string) error {
 	}
 }
 
-// callID is the journal's name for a call.
-func (q *Queue) callID(id ID) string { return q.opts.RunID + "-" + id.String()[1:] }
+// JournalID is the journal's name for a call: the queue's run id and the
+// call's number, so calls of separate runs never share one.
+func (q *Queue) JournalID(id ID) string { return q.opts.RunID + "-" + id.String()[1:] }

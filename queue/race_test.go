@@ -1,9 +1,10 @@
-package queue
+package queue_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/assent-sh/assent/queue"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,25 +16,25 @@ import (
 // times: exactly one wins, the losers are told so, and the outcome is the
 // winner's.
 func TestResolve_FirstDecisionWins(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.ApprovalTimeout = 2 * time.Millisecond })
-	f.runner.Expect("touch", "--", f.dir+"/a").Repeat = true
-	f.runner.Expect("touch", "--", f.dir+"/edited").Repeat = true
-	sub := f.q.Subscribe()
+	f := newFixture(t, func(o *queue.Options) { o.ApprovalTimeout = 2 * time.Millisecond })
+	f.Runner.Expect("touch", "--", f.WorkDir+"/a").Repeat = true
+	f.Runner.Expect("touch", "--", f.WorkDir+"/edited").Repeat = true
+	sub := f.Queue.Subscribe()
 	defer sub.Close()
 	winners := map[string]int{}
 	for i := range 300 {
 		ctx, cancel := context.WithCancel(context.Background())
-		res := f.submitAsync(ctx, f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
-		var id ID
+		res := f.SubmitAsync(ctx, f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+		var id queue.ID
 		for id == 0 {
-			if ev := nextEvent(t, sub); ev.Kind == EventPending {
+			if ev := nextEvent(t, sub); ev.Kind == queue.EventPending {
 				id = ev.Call.ID
 			}
 		}
 		actions := map[string]func() error{
-			"approve": func() error { return f.q.Approve(id) },
-			"deny":    func() error { return f.q.Deny(id, "raced") },
-			"edit":    func() error { return f.q.ApproveEdited(id, []string{"touch", "--", f.dir + "/edited"}) },
+			"approve": func() error { return f.Queue.Approve(id) },
+			"deny":    func() error { return f.Queue.Deny(id, "raced") },
+			"edit":    func() error { return f.Queue.ApproveEdited(id, []string{"touch", "--", f.WorkDir + "/edited"}) },
 		}
 		var wg sync.WaitGroup
 		var mu sync.Mutex
@@ -45,7 +46,7 @@ func TestResolve_FirstDecisionWins(t *testing.T) {
 				defer wg.Done()
 				<-start
 				err := act()
-				var re *ResolvedError
+				var re *queue.ResolvedError
 				switch {
 				case err == nil:
 					mu.Lock()
@@ -64,21 +65,21 @@ func TestResolve_FirstDecisionWins(t *testing.T) {
 		wg.Wait()
 		r := <-res
 		cancel()
-		c := r.out.Call
+		c := r.Out.Call
 		if len(won) > 1 {
 			t.Fatalf("round %d: %v all won", i, won)
 		}
 		winner := string(c.Decider)
 		if len(won) == 1 {
 			winner = won[0]
-			want := map[string]Status{"approve": Done, "deny": Denied, "edit": Done}[winner]
-			if c.Status != want || c.Decider != ByOperator {
+			want := map[string]queue.Status{"approve": queue.Done, "deny": queue.Denied, "edit": queue.Done}[winner]
+			if c.Status != want || c.Decider != queue.ByOperator {
 				t.Fatalf("round %d: %s won but the call is %s by %s", i, winner, c.Status, c.Decider)
 			}
 			if winner == "edit" && c.Original == nil || winner == "approve" && c.Original != nil {
 				t.Fatalf("round %d: %s won but the command is %v (original %v)", i, winner, c.Command, c.Original)
 			}
-		} else if !(c.Status == Cancelled && c.Decider == ByClient) && !(c.Status == Denied && c.Decider == ByTimeout) {
+		} else if !(c.Status == queue.Cancelled && c.Decider == queue.ByClient) && !(c.Status == queue.Denied && c.Decider == queue.ByTimeout) {
 			t.Fatalf("round %d: no operator action won, yet the call is %s by %s", i, c.Status, c.Decider)
 		}
 		winners[winner]++
@@ -92,11 +93,11 @@ func TestResolve_FirstDecisionWins(t *testing.T) {
 // and the limits hold throughout.
 func TestSubmit_ManyConcurrentCalls(t *testing.T) {
 	const maxRunning, maxPending = 8, 40
-	f := newFixture(t, func(o *Options) { o.MaxRunning, o.MaxPending = maxRunning, maxPending })
+	f := newFixture(t, func(o *queue.Options) { o.MaxRunning, o.MaxPending = maxRunning, maxPending })
 	var running, peak atomic.Int64
-	f.runner.Expect("uname", "x").Repeat = true
-	f.runner.Expect("touch", "--", f.dir+"/a").Repeat = true
-	sub := f.q.Subscribe()
+	f.Runner.Expect("uname", "x").Repeat = true
+	f.Runner.Expect("touch", "--", f.WorkDir+"/a").Repeat = true
+	sub := f.Queue.Subscribe()
 	ctx, stop := context.WithCancel(context.Background())
 	approver := make(chan struct{})
 	go func() {
@@ -105,15 +106,15 @@ func TestSubmit_ManyConcurrentCalls(t *testing.T) {
 			select {
 			case ev := <-sub.Events():
 				switch ev.Kind {
-				case EventPending:
-					if err := f.q.Approve(ev.Call.ID); err != nil {
+				case queue.EventPending:
+					if err := f.Queue.Approve(ev.Call.ID); err != nil {
 						t.Errorf("approve %s: %v", ev.Call.ID, err)
 					}
-				case EventStarted:
+				case queue.EventStarted:
 					if n := running.Add(1); n > peak.Load() {
 						peak.Store(n)
 					}
-				case EventFinished:
+				case queue.EventFinished:
 					running.Add(-1)
 				}
 			case <-ctx.Done():
@@ -121,10 +122,10 @@ func TestSubmit_ManyConcurrentCalls(t *testing.T) {
 			}
 		}
 	}()
-	kinds := []Request{
-		f.request("look", map[string]any{"what": "x"}),
-		f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}),
-		f.request("burn", map[string]any{"x": "y"}),
+	kinds := []queue.Request{
+		f.Request("look", map[string]any{"what": "x"}),
+		f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}),
+		f.Request("burn", map[string]any{"x": "y"}),
 	}
 	results := make(chan string, 1000)
 	var wg sync.WaitGroup
@@ -132,8 +133,8 @@ func TestSubmit_ManyConcurrentCalls(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out, err := f.q.Submit(context.Background(), kinds[i%3])
-			var le *LimitError
+			out, err := f.Queue.Submit(context.Background(), kinds[i%3])
+			var le *queue.LimitError
 			switch {
 			case errors.As(err, &le):
 				results <- "limit"
@@ -169,7 +170,7 @@ func TestSubmit_ManyConcurrentCalls(t *testing.T) {
 		t.Fatalf("%d calls ran at once, limit %d", peak.Load(), maxRunning)
 	}
 	t.Logf("outcomes %v, peak running %d", count, peak.Load())
-	snap := f.q.Snapshot()
+	snap := f.Queue.Snapshot()
 	if p, r, _ := snap.Counts(); p != 0 || r != 0 {
 		t.Fatalf("%d pending and %d running left", p, r)
 	}
@@ -181,31 +182,31 @@ func TestSubmit_ManyConcurrentCalls(t *testing.T) {
 func TestClose_RacesWithNewCalls(t *testing.T) {
 	for round := range 30 {
 		f := newFixture(t, nil)
-		run := f.runner.Expect("uname", "x")
+		run := f.Runner.Expect("uname", "x")
 		run.Repeat, run.Hold = true, make(chan struct{})
 		var wg sync.WaitGroup
 		for i := range 8 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				req := f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"})
+				req := f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"})
 				if i%2 == 0 {
-					req = f.request("look", map[string]any{"what": "x"})
+					req = f.Request("look", map[string]any{"what": "x"})
 				}
-				_, _ = f.q.Submit(context.Background(), req)
+				_, _ = f.Queue.Submit(context.Background(), req)
 			}()
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		if err := f.q.Close(ctx, "console closed"); err != nil {
+		if err := f.Queue.Close(ctx, "console closed"); err != nil {
 			t.Fatalf("round %d: close: %v", round, err)
 		}
 		cancel()
 		wg.Wait()
-		for _, c := range f.q.Snapshot().Calls {
+		for _, c := range f.Queue.Snapshot().Calls {
 			if !c.Status.Ended() {
 				t.Fatalf("round %d: call %s left %s after Close", round, c.ID, c.Status)
 			}
-			if c.Status == Done && !c.Result.Cancelled {
+			if c.Status == queue.Done && !c.Result.Cancelled {
 				t.Fatalf("round %d: call %s ran to its end after Close", round, c.ID)
 			}
 		}

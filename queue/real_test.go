@@ -1,57 +1,31 @@
-package queue
+package queue_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
-	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/journal"
-	"github.com/assent-sh/assent/policy"
+	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/queue/queuetest"
 )
 
 // TestSubmit_RealRunner takes one auto-approved call through the real
 // runner and journal: the child's output comes back and is journaled.
 func TestSubmit_RealRunner(t *testing.T) {
-	dir, err := filepath.EvalSymlinks(t.TempDir())
+	f := queuetest.New(t, queuetest.Options{
+		Tools: `{"tools": [{"name": "say", "command": "echo {word}", "read_only": true}],
+		         "rules": [{"decision": "allow", "read_only": true}]}`,
+		Queue: func(o *queue.Options) { o.Runner = exec.NewLocal(exec.Options{}) },
+	})
+	out, err := f.Queue.Submit(context.Background(), f.Request("say", map[string]any{"word": "hello $(id) *"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.Load(config.Options{WorkDir: dir, PATH: "/usr/bin:/bin"}, config.Source{Name: "t.json",
-		Data: []byte(`[{"name": "say", "command": "echo {word}", "read_only": true}]`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules, err := policy.ParseRules("inline", []byte(`[{"decision": "allow", "read_only": true}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := policy.New(rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := journal.Open(filepath.Join(dir, "journal.jsonl"), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	q, err := New(Options{Policy: pol, Runner: exec.NewLocal(exec.Options{}), Journal: j})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close(context.Background(), "test ended")
-	out, err := q.Submit(context.Background(), Request{Tool: cfg.Tool("say"), Args: map[string]any{"word": "hello $(id) *"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := out.Call; c.Status != Done || c.Result.ExitCode != 0 || string(c.Result.Stdout.Data) != "hello $(id) *\n" {
+	if c := out.Call; c.Status != queue.Done || c.Result.ExitCode != 0 || string(c.Result.Stdout.Data) != "hello $(id) *\n" {
 		t.Fatalf("call %+v, stdout %q", c, c.Result.Stdout.Data)
 	}
-	recs, err := journal.Read(j.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := f.Records(out.Call.ID)
 	last := recs[len(recs)-1]
 	if last.Event != journal.Finished || last.Exit == nil || *last.Exit != 0 || string(last.Stdout.Data()) != "hello $(id) *\n" {
 		t.Fatalf("finished record %+v", last)

@@ -111,7 +111,7 @@ func (q *Queue) Kill(id ID) error {
 	}
 	e.call.Killed = true
 	if e.kill != nil {
-		e.kill()
+		e.kill(errKilled)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/journal"
@@ -24,13 +23,11 @@ func (q *Queue) releaseSlot() { <-q.slots }
 // passed the limits when it arrived, so it queues rather than fails. The
 // wait ends early when the client goes away or the operator kills it.
 func (q *Queue) waitSlot(ctx context.Context, e *entry) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	q.mu.Lock()
 	e.kill = cancel
-	if e.call.Killed || q.closed {
-		cancel()
-	}
+	q.stopIfEndingLocked(e)
 	q.mu.Unlock()
 	select {
 	case q.slots <- struct{}{}:
@@ -40,27 +37,30 @@ func (q *Queue) waitSlot(ctx context.Context, e *entry) error {
 	}
 }
 
-// run starts an approved command, holding a running slot, and waits for
-// its end. The command must be the one approved: its hash was taken when
-// it was shown, and a command that no longer matches it does not start.
-func (q *Queue) run(ctx context.Context, e *entry, cmd exec.Command) (Outcome, error) {
+// stopIfEndingLocked cancels the call's context when it was killed or the
+// queue closed before its kill function was in place: Kill and Close only
+// reach the calls whose kill function they find, under the same lock.
+func (q *Queue) stopIfEndingLocked(e *entry) {
+	switch {
+	case e.call.Killed:
+		e.kill(errKilled)
+	case q.closed:
+		e.kill(errShutdown)
+	}
+}
+
+// run starts the approved command, holding a running slot, and waits for
+// its end. The command is the one approved: a Call's Command is a value
+// frozen when it was shown (or edited), with its hash taken then.
+func (q *Queue) run(ctx context.Context, e *entry) (Outcome, error) {
 	defer q.releaseSlot()
 	c := q.get(e)
-	if cmd.Hash() != c.Hash {
-		err := fmt.Errorf("the command to run differs from the command approved")
-		return q.refuse(e, ByValidation, err)
-	}
-	runCtx, kill := context.WithCancel(ctx)
-	defer kill()
-	// Close kills the runs it finds with a kill function; a run that
-	// starts after it sees the queue closed under the same lock.
+	runCtx, kill := context.WithCancelCause(ctx)
+	defer kill(nil)
 	q.mu.Lock()
 	e.kill = kill
-	stop := e.call.Killed || q.closed
+	q.stopIfEndingLocked(e)
 	q.mu.Unlock()
-	if stop {
-		kill()
-	}
 	if err := q.record(&c, journal.Record{Event: journal.Started, CommandHash: c.Hash}); err != nil {
 		return q.refuse(e, ByJournal, err)
 	}
@@ -76,10 +76,10 @@ func (q *Queue) run(ctx context.Context, e *entry, cmd exec.Command) (Outcome, e
 	if live {
 		out = func(ch exec.Chunk) { q.output(e, ch) }
 	}
-	res := q.opts.Runner.Run(runCtx, cmd, out)
+	res := q.opts.Runner.Run(runCtx, c.Command, out)
+	ending := ranEnding(res, runCtx)
 	q.mu.Lock()
 	e.kill = nil
-	c.Killed = e.call.Killed
 	if !live {
 		e.tail.keep(res, q.opts.OutputTail)
 		// A subscriber that attached while the call ran has seen none of
@@ -92,8 +92,8 @@ func (q *Queue) run(ctx context.Context, e *entry, cmd exec.Command) (Outcome, e
 	// The process has ended: a journal failure now cannot undo it, so the
 	// result still goes back to the client, and the journal's failed state
 	// stops the next call.
-	_ = q.record(&c, finishedRecord(&c, res))
-	q.end(e, EventFinished, func(c *Call) { c.Status, c.Result = Done, &res })
+	_ = q.record(&c, finishedRecord(c, res, ending))
+	q.end(e, EventFinished, func(c *Call) { c.Status, c.Result, c.Ending = Done, &res, ending })
 	return Outcome{Call: q.get(e)}, nil
 }
 

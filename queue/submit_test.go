@@ -1,4 +1,4 @@
-package queue
+package queue_test
 
 import (
 	"context"
@@ -13,10 +13,11 @@ import (
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/queue"
 )
 
 // nextEvent reads one event or fails after a while.
-func nextEvent(t *testing.T, sub *Subscription) Event {
+func nextEvent(t *testing.T, sub *queue.Subscription) queue.Event {
 	t.Helper()
 	select {
 	case ev := <-sub.Events():
@@ -24,90 +25,90 @@ func nextEvent(t *testing.T, sub *Subscription) Event {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no event")
 	}
-	return Event{}
+	return queue.Event{}
 }
 
 func TestSubmit_AutoApprovedRuns(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("uname", "x").Stdout("Linux\n")
-	sub := f.q.Subscribe()
+	f.Runner.Expect("uname", "x").Stdout("Linux\n")
+	sub := f.Queue.Subscribe()
 	defer sub.Close()
-	out, err := f.q.Submit(context.Background(), f.request("look", map[string]any{"what": "x"}))
+	out, err := f.Queue.Submit(context.Background(), f.Request("look", map[string]any{"what": "x"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := out.Call
-	if c.Status != Done || c.Decider != ByRule || c.Decision.Rule != "read-only" || c.Result == nil ||
+	if c.Status != queue.Done || c.Decider != queue.ByRule || c.Decision.Rule != "read-only" || c.Result == nil ||
 		string(c.Result.Stdout.Data) != "Linux\n" {
 		t.Fatalf("outcome %+v", c)
 	}
-	var kinds []EventKind
+	var kinds []queue.EventKind
 	for len(kinds) < 4 {
 		kinds = append(kinds, nextEvent(t, sub).Kind)
 	}
-	if want := []EventKind{EventDecided, EventStarted, EventOutput, EventFinished}; !reflect.DeepEqual(kinds, want) {
+	if want := []queue.EventKind{queue.EventDecided, queue.EventStarted, queue.EventOutput, queue.EventFinished}; !reflect.DeepEqual(kinds, want) {
 		t.Fatalf("events %v, want %v", kinds, want)
 	}
-	if got, want := events(f.records(c.ID)), []string{"received", "decided:allow/rule", "started", "finished"}; !reflect.DeepEqual(got, want) {
+	if got, want := events(f.Records(c.ID)), []string{"received", "decided:allow/rule", "started", "finished"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("journal %v, want %v", got, want)
 	}
 }
 
 func TestSubmit_DeniedByRule(t *testing.T) {
 	f := newFixture(t, nil)
-	out, err := f.q.Submit(context.Background(), f.request("burn", map[string]any{"x": "y"}))
+	out, err := f.Queue.Submit(context.Background(), f.Request("burn", map[string]any{"x": "y"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := out.Call; c.Status != Denied || c.Decider != ByRule || c.Reason != "never burn" || c.Decision.Rule != "no-burn" {
+	if c := out.Call; c.Status != queue.Denied || c.Decider != queue.ByRule || c.Reason != "never burn" || c.Decision.Rule != "no-burn" {
 		t.Fatalf("outcome %+v", c)
 	}
-	if got := events(f.records(out.Call.ID)); !reflect.DeepEqual(got, []string{"received", "decided:deny/rule"}) {
+	if got := events(f.Records(out.Call.ID)); !reflect.DeepEqual(got, []string{"received", "decided:deny/rule"}) {
 		t.Fatalf("journal %v", got)
 	}
 }
 
 func TestSubmit_RefusedByValidation(t *testing.T) {
 	f := newFixture(t, nil)
-	out, err := f.q.Submit(context.Background(), f.request("look", map[string]any{"what": "--help"}))
+	out, err := f.Queue.Submit(context.Background(), f.Request("look", map[string]any{"what": "--help"}))
 	var ae *config.ArgError
 	if !errors.As(err, &ae) || ae.Rule != "option" {
 		t.Fatalf("err = %v", err)
 	}
-	if c := out.Call; c.Status != Refused || c.Decider != ByValidation || !strings.Contains(c.Reason, "starts with '-'") {
+	if c := out.Call; c.Status != queue.Refused || c.Decider != queue.ByValidation || !strings.Contains(c.Reason, "starts with '-'") {
 		t.Fatalf("outcome %+v", c)
 	}
-	if got := events(f.records(out.Call.ID)); !reflect.DeepEqual(got, []string{"received", "decided:deny/validation"}) {
+	if got := events(f.Records(out.Call.ID)); !reflect.DeepEqual(got, []string{"received", "decided:deny/validation"}) {
 		t.Fatalf("journal %v", got)
 	}
 }
 
 func TestSubmit_AskThenApprove(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("touch", "--", f.dir+"/a").Stdout("")
-	sub := f.q.Subscribe()
+	f.Runner.Expect("touch", "--", f.WorkDir+"/a").Stdout("")
+	sub := f.Queue.Subscribe()
 	defer sub.Close()
-	res := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "a", "token": "hunter2"}))
+	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "hunter2"}))
 	ev := nextEvent(t, sub)
-	if ev.Kind != EventPending || ev.Call.Status != Pending || ev.Call.Decision.Reason != "no rule matched" {
+	if ev.Kind != queue.EventPending || ev.Call.Status != queue.Pending || ev.Call.Decision.Reason != "no rule matched" {
 		t.Fatalf("first event %+v", ev)
 	}
 	if ev.Call.Hash != ev.Call.Command.Hash() || ev.Call.Hash == "" {
 		t.Fatal("pending call carries no hash of its command")
 	}
-	if err := f.q.Approve(ev.Call.ID); err != nil {
+	if err := f.Queue.Approve(ev.Call.ID); err != nil {
 		t.Fatal(err)
 	}
 	r := <-res
-	if r.err != nil || r.out.Call.Status != Done || r.out.Call.Decider != ByOperator {
-		t.Fatalf("outcome %+v, %v", r.out.Call, r.err)
+	if r.Err != nil || r.Out.Call.Status != queue.Done || r.Out.Call.Decider != queue.ByOperator {
+		t.Fatalf("outcome %+v, %v", r.Out.Call, r.Err)
 	}
-	if err := f.q.Deny(ev.Call.ID, "late"); err == nil {
+	if err := f.Queue.Deny(ev.Call.ID, "late"); err == nil {
 		t.Fatal("a second decision was accepted")
-	} else if re := (*ResolvedError)(nil); !errors.As(err, &re) || re.Status != Done || re.Decider != ByOperator {
+	} else if re := (*queue.ResolvedError)(nil); !errors.As(err, &re) || re.Status != queue.Done || re.Decider != queue.ByOperator {
 		t.Fatalf("second decision: %v", err)
 	}
-	recs := f.records(ev.Call.ID)
+	recs := f.Records(ev.Call.ID)
 	if got, want := events(recs), []string{"received", "decided:ask/rule", "decided:allow/operator", "started", "finished"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("journal %v, want %v", got, want)
 	}
@@ -122,48 +123,48 @@ func TestSubmit_AskThenApprove(t *testing.T) {
 
 func TestSubmit_AskThenDenyWithReason(t *testing.T) {
 	f := newFixture(t, nil)
-	res := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
-	id := f.waitStatus(1, Pending).ID
-	if err := f.q.Deny(id, "not that file"); err != nil {
+	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	id := f.WaitStatus(1, queue.Pending).ID
+	if err := f.Queue.Deny(id, "not that file"); err != nil {
 		t.Fatal(err)
 	}
 	r := <-res
-	if c := r.out.Call; r.err != nil || c.Status != Denied || c.Decider != ByOperator || c.Reason != "not that file" {
-		t.Fatalf("outcome %+v, %v", c, r.err)
+	if c := r.Out.Call; r.Err != nil || c.Status != queue.Denied || c.Decider != queue.ByOperator || c.Reason != "not that file" {
+		t.Fatalf("outcome %+v, %v", c, r.Err)
 	}
-	if len(f.runner.Ran()) != 0 {
+	if len(f.Runner.Ran()) != 0 {
 		t.Fatal("a denied call ran")
 	}
 }
 
 func TestSubmit_ApproveEdited(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("touch", "--", "/tmp/other")
-	res := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
-	id := f.waitStatus(1, Pending).ID
-	if err := f.q.ApproveEdited(id, []string{}); err == nil {
+	f.Runner.Expect("touch", "--", "/tmp/other")
+	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	id := f.WaitStatus(1, queue.Pending).ID
+	if err := f.Queue.ApproveEdited(id, []string{}); err == nil {
 		t.Fatal("empty edit accepted")
 	}
-	if err := f.q.ApproveEdited(id, []string{"touch", "a\x00b"}); err == nil || !strings.Contains(err.Error(), "NUL") {
+	if err := f.Queue.ApproveEdited(id, []string{"touch", "a\x00b"}); err == nil || !strings.Contains(err.Error(), "NUL") {
 		t.Fatalf("NUL edit: %v", err)
 	}
-	if err := f.q.ApproveEdited(id, []string{"no-such-program-xyz"}); err == nil || !strings.Contains(err.Error(), "not installed") {
+	if err := f.Queue.ApproveEdited(id, []string{"no-such-program-xyz"}); err == nil || !strings.Contains(err.Error(), "not installed") {
 		t.Fatalf("unresolvable edit: %v", err)
 	}
-	if err := f.q.ApproveEdited(id, []string{"touch", "--", "/tmp/other"}); err != nil {
+	if err := f.Queue.ApproveEdited(id, []string{"touch", "--", "/tmp/other"}); err != nil {
 		t.Fatal(err)
 	}
 	r := <-res
-	c := r.out.Call
-	if r.err != nil || c.Status != Done || c.Original == nil || c.Original.Argv[2] != f.dir+"/a" ||
+	c := r.Out.Call
+	if r.Err != nil || c.Status != queue.Done || c.Original == nil || c.Original.Argv[2] != f.WorkDir+"/a" ||
 		c.Command.Argv[2] != "/tmp/other" || c.Hash != c.Command.Hash() {
-		t.Fatalf("outcome %+v, %v", c, r.err)
+		t.Fatalf("outcome %+v, %v", c, r.Err)
 	}
-	recs := f.records(id)
+	recs := f.Records(id)
 	if got, want := events(recs), []string{"received", "decided:ask/rule", "edited", "decided:allow/operator", "started", "finished"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("journal %v, want %v", got, want)
 	}
-	if e := recs[2].Edit; e == nil || e.Before[2] != f.dir+"/a" || e.After[2] != "/tmp/other" {
+	if e := recs[2].Edit; e == nil || e.Before[2] != f.WorkDir+"/a" || e.After[2] != "/tmp/other" {
 		t.Fatalf("edit record %+v", recs[2])
 	}
 	if recs[4].CommandHash != c.Command.Hash() {
@@ -173,48 +174,48 @@ func TestSubmit_ApproveEdited(t *testing.T) {
 
 func TestSubmit_ApproveRememberSession(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("touch", "--", f.dir+"/a").Repeat = true
+	f.Runner.Expect("touch", "--", f.WorkDir+"/a").Repeat = true
 	args := map[string]any{"file": "a", "token": "s3cr3t-token"}
-	res := f.submitAsync(context.Background(), f.request("change", args))
-	id := f.waitStatus(1, Pending).ID
-	rule, err := f.q.Narrowest(id)
+	res := f.SubmitAsync(context.Background(), f.Request("change", args))
+	id := f.WaitStatus(1, queue.Pending).ID
+	rule, err := f.Queue.Narrowest(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.q.ApproveRemember(id, rule, false); err != nil {
+	if err := f.Queue.ApproveRemember(id, rule, false); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-res; r.out.Call.Status != Done {
-		t.Fatalf("first call %+v", r.out.Call)
+	if r := <-res; r.Out.Call.Status != queue.Done {
+		t.Fatalf("first call %+v", r.Out.Call)
 	}
-	out, err := f.q.Submit(context.Background(), f.request("change", args))
-	if err != nil || out.Call.Status != Done || out.Call.Decider != ByRule || out.Call.Decision.Remembered != "session" {
+	out, err := f.Queue.Submit(context.Background(), f.Request("change", args))
+	if err != nil || out.Call.Status != queue.Done || out.Call.Decider != queue.ByRule || out.Call.Decision.Remembered != "session" {
 		t.Fatalf("second call %+v, %v", out.Call, err)
 	}
 	// Other values are not covered.
-	res = f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "b", "token": "s3cr3t-token"}))
-	f.waitStatus(out.Call.ID+1, Pending)
-	if err := f.q.Deny(out.Call.ID+1, ""); err != nil {
+	res = f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "b", "token": "s3cr3t-token"}))
+	f.WaitStatus(out.Call.ID+1, queue.Pending)
+	if err := f.Queue.Deny(out.Call.ID+1, ""); err != nil {
 		t.Fatal(err)
 	}
 	<-res
 }
 
 func TestSubmit_ApprovalTimeout(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.ApprovalTimeout = 30 * time.Millisecond })
-	out, err := f.q.Submit(context.Background(), f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
-	if c := out.Call; err != nil || c.Status != Denied || c.Decider != ByTimeout || !strings.Contains(c.Reason, "no operator decision within 30ms") {
+	f := newFixture(t, func(o *queue.Options) { o.ApprovalTimeout = 30 * time.Millisecond })
+	out, err := f.Queue.Submit(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	if c := out.Call; err != nil || c.Status != queue.Denied || c.Decider != queue.ByTimeout || !strings.Contains(c.Reason, "no operator decision within 30ms") {
 		t.Fatalf("outcome %+v, %v", c, err)
 	}
-	if got := events(f.records(out.Call.ID)); !reflect.DeepEqual(got, []string{"received", "decided:ask/rule", "decided:deny/timeout"}) {
+	if got := events(f.Records(out.Call.ID)); !reflect.DeepEqual(got, []string{"received", "decided:ask/rule", "decided:deny/timeout"}) {
 		t.Fatalf("journal %v", got)
 	}
 }
 
 func TestSubmit_Headless(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.Headless = true })
-	out, err := f.q.Submit(context.Background(), f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
-	if c := out.Call; err != nil || c.Status != Denied || c.Decider != ByHeadless || !strings.Contains(c.Reason, "no approver is attached (headless)") {
+	f := newFixture(t, func(o *queue.Options) { o.Headless = true })
+	out, err := f.Queue.Submit(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	if c := out.Call; err != nil || c.Status != queue.Denied || c.Decider != queue.ByHeadless || !strings.Contains(c.Reason, "no approver is attached (headless)") {
 		t.Fatalf("outcome %+v, %v", c, err)
 	}
 }
@@ -222,155 +223,172 @@ func TestSubmit_Headless(t *testing.T) {
 func TestSubmit_ClientCancelsWhilePending(t *testing.T) {
 	f := newFixture(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
-	res := f.submitAsync(ctx, f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
-	id := f.waitStatus(1, Pending).ID
+	res := f.SubmitAsync(ctx, f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	id := f.WaitStatus(1, queue.Pending).ID
 	cancel()
 	r := <-res
-	if c := r.out.Call; r.err != nil || c.Status != Cancelled || c.Decider != ByClient {
-		t.Fatalf("outcome %+v, %v", c, r.err)
+	if c := r.Out.Call; r.Err != nil || c.Status != queue.Cancelled || c.Decider != queue.ByClient {
+		t.Fatalf("outcome %+v, %v", c, r.Err)
 	}
-	var re *ResolvedError
-	if err := f.q.Approve(id); !errors.As(err, &re) || re.Status != Cancelled {
+	var re *queue.ResolvedError
+	if err := f.Queue.Approve(id); !errors.As(err, &re) || re.Status != queue.Cancelled {
 		t.Fatalf("approve after cancel: %v", err)
 	}
-	if snap := f.q.Snapshot(); snap.Calls[0].Status != Cancelled {
+	if snap := f.Queue.Snapshot(); snap.Calls[0].Status != queue.Cancelled {
 		t.Fatalf("snapshot %+v", snap.Calls[0])
 	}
 }
 
 func TestSubmit_ClientCancelsWhileRunning(t *testing.T) {
 	f := newFixture(t, nil)
-	run := f.runner.Expect("uname", "x")
+	run := f.Runner.Expect("uname", "x")
 	run.Hold, run.Started = make(chan struct{}), make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
-	res := f.submitAsync(ctx, f.request("look", map[string]any{"what": "x"}))
+	res := f.SubmitAsync(ctx, f.Request("look", map[string]any{"what": "x"}))
 	<-run.Started
 	cancel()
 	r := <-res
-	if c := r.out.Call; r.err != nil || c.Status != Done || !c.Result.Cancelled {
-		t.Fatalf("outcome %+v, %v", c, r.err)
+	if c := r.Out.Call; r.Err != nil || c.Status != queue.Done || !c.Result.Cancelled {
+		t.Fatalf("outcome %+v, %v", c, r.Err)
 	}
 }
 
 func TestKill_RunningCall(t *testing.T) {
 	f := newFixture(t, nil)
-	run := f.runner.Expect("uname", "x")
+	run := f.Runner.Expect("uname", "x")
 	run.Hold, run.Started = make(chan struct{}), make(chan struct{})
-	res := f.submitAsync(context.Background(), f.request("look", map[string]any{"what": "x"}))
+	res := f.SubmitAsync(context.Background(), f.Request("look", map[string]any{"what": "x"}))
 	<-run.Started
-	if err := f.q.Kill(1); err != nil {
+	if err := f.Queue.Kill(1); err != nil {
 		t.Fatal(err)
 	}
 	r := <-res
-	if c := r.out.Call; c.Status != Done || !c.Killed || !c.Result.Cancelled {
+	if c := r.Out.Call; c.Status != queue.Done || !c.Killed || !c.Result.Cancelled {
 		t.Fatalf("outcome %+v", c)
 	}
-	recs := f.records(1)
+	recs := f.Records(1)
 	if last := recs[len(recs)-1]; last.Event != "finished" || last.Reason != "killed by the operator" {
 		t.Fatalf("finished record %+v", last)
 	}
-	if err := f.q.Kill(1); err == nil {
+	if err := f.Queue.Kill(1); err == nil {
 		t.Fatal("killing an ended call succeeded")
 	}
-	if err := f.q.Kill(99); !errors.Is(err, ErrUnknownCall) {
+	if err := f.Queue.Kill(99); !errors.Is(err, queue.ErrUnknownCall) {
 		t.Fatalf("kill unknown: %v", err)
 	}
 }
 
+// What runs is exactly the command shown and hashed when the call was
+// decided: the runner receives that command, the journal's records carry
+// its hash, and an operator's edit is a new command with a hash of its own.
 func TestSubmit_FrozenCommand(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("uname", "x").Repeat = true
-	out, err := f.q.Submit(context.Background(), f.request("look", map[string]any{"what": "x"}))
+	f.Runner.Expect("uname", "x")
+	out, err := f.Queue.Submit(context.Background(), f.Request("look", map[string]any{"what": "x"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A command that differs from the one approved is not started.
-	e := f.q.insert(Call{ID: 1000, Hash: out.Call.Hash, Status: Approved}, nil)
-	other := out.Call.Command
-	other.Argv = []string{"uname", "y"}
-	f.q.slots <- struct{}{}
-	f.q.wg.Add(1)
-	defer f.q.wg.Done()
-	if _, err := f.q.run(context.Background(), e, other); err == nil || !strings.Contains(err.Error(), "differs from the command approved") {
-		t.Fatalf("changed command: %v", err)
+	ran := f.Runner.Ran()
+	if len(ran) != 1 || ran[0].Hash() != out.Call.Hash || out.Call.Command.Hash() != out.Call.Hash {
+		t.Fatalf("ran %v, want exactly the approved command (hash %s)", ran, out.Call.Hash)
 	}
-	for _, c := range f.runner.Ran() {
-		if c.Argv[1] == "y" {
-			t.Fatal("the changed command ran")
+	for _, r := range f.Records(out.Call.ID) {
+		if r.CommandHash != "" && r.CommandHash != out.Call.Hash {
+			t.Errorf("%s record has hash %s, want %s", r.Event, r.CommandHash, out.Call.Hash)
 		}
+	}
+
+	f.Runner.Expect("touch", "--", "edited")
+	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	c := f.WaitPending()
+	if err := f.Queue.ApproveEdited(c.ID, []string{"touch", "--", "edited"}); err != nil {
+		t.Fatal(err)
+	}
+	r := <-res
+	edited := r.Out.Call
+	if edited.Hash == c.Hash || edited.Hash != edited.Command.Hash() || edited.Original == nil || edited.Original.Hash() != c.Hash {
+		t.Fatalf("edited call: hash %s (shown %s), original %v", edited.Hash, c.Hash, edited.Original)
+	}
+	if ran := f.Runner.Ran(); ran[len(ran)-1].Hash() != edited.Hash {
+		t.Errorf("ran %v, want the edited command", ran[len(ran)-1])
 	}
 }
 
 func TestSubmit_JournalFailureRefusesNewCalls(t *testing.T) {
 	f := newFixture(t, nil)
-	if err := f.journal.Close(); err != nil {
+	if err := f.Journal.Close(); err != nil {
 		t.Fatal(err)
 	}
-	_, err := f.q.Submit(context.Background(), f.request("look", map[string]any{"what": "x"}))
-	var je *JournalError
+	_, err := f.Queue.Submit(context.Background(), f.Request("look", map[string]any{"what": "x"}))
+	var je *queue.JournalError
 	if !errors.As(err, &je) || !strings.Contains(err.Error(), "the journal failed") {
 		t.Fatalf("err = %v", err)
 	}
-	if len(f.runner.Ran()) != 0 {
+	if len(f.Runner.Ran()) != 0 {
 		t.Fatal("a call ran without a journal")
 	}
 }
 
 func TestClose_DeniesPendingAndKillsRunning(t *testing.T) {
 	f := newFixture(t, nil)
-	run := f.runner.Expect("uname", "x")
+	run := f.Runner.Expect("uname", "x")
 	run.Hold, run.Started = make(chan struct{}), make(chan struct{})
-	running := f.submitAsync(context.Background(), f.request("look", map[string]any{"what": "x"}))
+	running := f.SubmitAsync(context.Background(), f.Request("look", map[string]any{"what": "x"}))
 	<-run.Started
-	pending := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
-	f.waitStatus(2, Pending)
-	if err := f.q.Close(context.Background(), "console closed"); err != nil {
+	pending := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	f.WaitStatus(2, queue.Pending)
+	if err := f.Queue.Close(context.Background(), "console closed"); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-pending; r.out.Call.Status != Denied || r.out.Call.Reason != "console closed" || r.out.Call.Decider != ByShutdown {
-		t.Fatalf("pending call %+v", r.out.Call)
+	if r := <-pending; r.Out.Call.Status != queue.Denied || r.Out.Call.Reason != "console closed" || r.Out.Call.Decider != queue.ByShutdown {
+		t.Fatalf("pending call %+v", r.Out.Call)
 	}
-	if r := <-running; !r.out.Call.Result.Cancelled {
-		t.Fatalf("running call %+v", r.out.Call)
+	if r := <-running; !r.Out.Call.Result.Cancelled {
+		t.Fatalf("running call %+v", r.Out.Call)
 	}
-	if _, err := f.q.Submit(context.Background(), f.request("look", map[string]any{"what": "x"})); !errors.Is(err, ErrClosed) {
+	if _, err := f.Queue.Submit(context.Background(), f.Request("look", map[string]any{"what": "x"})); !errors.Is(err, queue.ErrClosed) {
 		t.Fatalf("submit after close: %v", err)
 	}
 }
 
 func TestLimits(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.MaxRunning, o.MaxPending = 1, 1 })
-	run := f.runner.Expect("uname", "x")
+	f := newFixture(t, func(o *queue.Options) { o.MaxRunning, o.MaxPending = 1, 1 })
+	run := f.Runner.Expect("uname", "x")
 	run.Hold, run.Started = make(chan struct{}), make(chan struct{})
-	first := f.submitAsync(context.Background(), f.request("look", map[string]any{"what": "x"}))
+	first := f.SubmitAsync(context.Background(), f.Request("look", map[string]any{"what": "x"}))
 	<-run.Started
-	_, err := f.q.Submit(context.Background(), f.request("look", map[string]any{"what": "x"}))
-	var le *LimitError
+	_, err := f.Queue.Submit(context.Background(), f.Request("look", map[string]any{"what": "x"}))
+	var le *queue.LimitError
 	if !errors.As(err, &le) || le.What != "running" || !le.Temporary() {
 		t.Fatalf("second running call: %v", err)
 	}
-	if got := events(f.records(2)); !reflect.DeepEqual(got, []string{"received", "decided:deny/limit"}) {
+	if got := events(f.Records(2)); !reflect.DeepEqual(got, []string{"received", "decided:deny/limit"}) {
 		t.Fatalf("journal of the refused call %v", got)
 	}
-	pending := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
-	f.waitStatus(3, Pending)
-	_, err = f.q.Submit(context.Background(), f.request("change", map[string]any{"file": "b", "token": "s3cr3t-token"}))
+	pending := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	f.WaitStatus(3, queue.Pending)
+	_, err = f.Queue.Submit(context.Background(), f.Request("change", map[string]any{"file": "b", "token": "s3cr3t-token"}))
 	if !errors.As(err, &le) || le.What != "waiting for approval" || !strings.Contains(err.Error(), "retry shortly") {
 		t.Fatalf("second pending call: %v", err)
 	}
-	// An approved call waits for a running slot instead of failing.
-	f.runner.Expect("touch", "--", f.dir+"/a")
-	if err := f.q.Approve(3); err != nil {
+	// An approved call waits for a running slot instead of failing, and
+	// starts only once the slot is free.
+	second := f.Runner.Expect("touch", "--", f.WorkDir+"/a")
+	second.Started = make(chan struct{})
+	startedAt := make(chan time.Time, 1)
+	go func() { <-second.Started; startedAt <- time.Now() }()
+	if err := f.Queue.Approve(3); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(10 * time.Millisecond)
-	if c, _ := f.q.Call(3); c.Status != Approved {
-		t.Fatalf("approved call did not wait for the slot: %s", c.Status)
-	}
+	f.WaitStatus(3, queue.Approved)
+	freed := time.Now()
 	close(run.Hold)
 	<-first
-	if r := <-pending; r.out.Call.Status != Done {
-		t.Fatalf("approved call %+v", r.out.Call)
+	if r := <-pending; r.Out.Call.Status != queue.Done {
+		t.Fatalf("approved call %+v", r.Out.Call)
+	}
+	if at := <-startedAt; at.Before(freed) {
+		t.Errorf("the approved call started %v before the running slot was free", freed.Sub(at))
 	}
 }
 
@@ -378,44 +396,44 @@ var _ = exec.Stdout
 
 func TestApproveRemember_AlwaysRefusesSecretValues(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("touch", "--", f.dir+"/a")
-	res := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
-	id := f.waitStatus(1, Pending).ID
-	rule, err := f.q.Narrowest(id)
+	f.Runner.Expect("touch", "--", f.WorkDir+"/a")
+	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	id := f.WaitStatus(1, queue.Pending).ID
+	rule, err := f.Queue.Narrowest(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.q.ApproveRemember(id, rule, true); err == nil || !strings.Contains(err.Error(), "secret parameter") {
+	if err := f.Queue.ApproveRemember(id, rule, true); err == nil || !strings.Contains(err.Error(), "secret parameter") {
 		t.Fatalf("always with a secret value: %v", err)
 	}
 	// A secret that JSON escapes is found too.
-	res2 := f.submitAsync(context.Background(), f.request("change", map[string]any{"file": "b", "token": `hun"ter\2`}))
-	id2 := f.waitStatus(2, Pending).ID
-	rule2, err := f.q.Narrowest(id2)
+	res2 := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "b", "token": `hun"ter\2`}))
+	id2 := f.WaitStatus(2, queue.Pending).ID
+	rule2, err := f.Queue.Narrowest(id2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.q.ApproveRemember(id2, rule2, true); err == nil || !strings.Contains(err.Error(), "secret parameter") {
+	if err := f.Queue.ApproveRemember(id2, rule2, true); err == nil || !strings.Contains(err.Error(), "secret parameter") {
 		t.Fatalf("always with an escaped secret value: %v", err)
 	}
-	if err := f.q.Deny(id2, ""); err != nil {
+	if err := f.Queue.Deny(id2, ""); err != nil {
 		t.Fatal(err)
 	}
 	<-res2
-	if c, _ := f.q.Call(id); c.Status != Pending {
+	if c, _ := f.Queue.Call(id); c.Status != queue.Pending {
 		t.Fatalf("the refused remember settled the call: %s", c.Status)
 	}
 	wide, err := rule.WidenArg("token", "*")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.q.ApproveRemember(id, wide, true); err != nil {
+	if err := f.Queue.ApproveRemember(id, wide, true); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-res; r.out.Call.Status != Done {
-		t.Fatalf("call %+v", r.out.Call)
+	if r := <-res; r.Out.Call.Status != queue.Done {
+		t.Fatalf("call %+v", r.Out.Call)
 	}
-	data, err := os.ReadFile(filepath.Join(f.dir, "state", "remembered.json"))
+	data, err := os.ReadFile(filepath.Join(f.State, "remembered.json"))
 	if err != nil || strings.Contains(string(data), "s3cr3t-token") || !strings.Contains(string(data), `"token"`) {
 		t.Fatalf("remembered file %q (%v)", data, err)
 	}
@@ -424,12 +442,12 @@ func TestApproveRemember_AlwaysRefusesSecretValues(t *testing.T) {
 func TestSubmit_RefusedSecretNumberIsNotJournaled(t *testing.T) {
 	f := newFixture(t, nil)
 	for _, pin := range []any{271828.0, json.Number("271828"), "271828"} {
-		_, err := f.q.Submit(context.Background(), f.request("unlock", map[string]any{"pin": pin}))
+		_, err := f.Queue.Submit(context.Background(), f.Request("unlock", map[string]any{"pin": pin}))
 		if err == nil || strings.Contains(err.Error(), "271828") {
 			t.Fatalf("refusal %v repeats the secret", err)
 		}
 	}
-	data, err := os.ReadFile(f.journal.Path())
+	data, err := os.ReadFile(f.Journal.Path())
 	if err != nil {
 		t.Fatal(err)
 	}

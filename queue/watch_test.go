@@ -1,7 +1,9 @@
-package queue
+package queue_test
 
 import (
 	"context"
+	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/queue/queuetest"
 	"strings"
 	"sync"
 	"testing"
@@ -13,7 +15,7 @@ type eventLog struct {
 	got []string
 }
 
-func (l *eventLog) watch(ev Event) {
+func (l *eventLog) watch(ev queue.Event) {
 	s := string(ev.Kind) + ":" + string(ev.Call.Status)
 	if ev.Output != nil {
 		s += ":" + string(ev.Output.Data)
@@ -34,7 +36,7 @@ func TestWatch_SeesOnlyItsOwnCallInOrder(t *testing.T) {
 		name   string
 		tool   string
 		args   map[string]any
-		decide func(f *fixture)
+		decide func(f *queuetest.Fixture)
 		want   string
 	}{
 		{name: "auto-approved run with output", tool: "look", args: map[string]any{"what": "a"},
@@ -44,30 +46,30 @@ func TestWatch_SeesOnlyItsOwnCallInOrder(t *testing.T) {
 		{name: "refused arguments", tool: "look", args: map[string]any{"what": "-x"},
 			want: "decided:refused"},
 		{name: "asked then approved by the operator", tool: "change", args: map[string]any{"file": "f", "token": "t"},
-			decide: func(f *fixture) { f.waitStatus(2, Pending); _ = f.q.Approve(2) },
+			decide: func(f *queuetest.Fixture) { f.WaitStatus(2, queue.Pending); _ = f.Queue.Approve(2) },
 			want:   "pending:pending decided:approved started:running finished:done"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, nil)
-			f.runner.Expect("uname", "other").Stdout("out-other")
+			f.Runner.Expect("uname", "other").Stdout("out-other")
 			// A call watched by nobody runs first, so a leak of its
 			// events into the watched call's log would show.
-			if _, err := f.q.Submit(context.Background(), f.request("look", map[string]any{"what": "other"})); err != nil {
+			if _, err := f.Queue.Submit(context.Background(), f.Request("look", map[string]any{"what": "other"})); err != nil {
 				t.Fatal(err)
 			}
 			switch tc.tool {
 			case "look":
 				if tc.args["what"] == "a" {
-					f.runner.Expect("uname", "a").Stdout("out-a")
+					f.Runner.Expect("uname", "a").Stdout("out-a")
 				}
 			case "change":
-				f.runner.Expect("touch", "--", f.dir+"/f")
+				f.Runner.Expect("touch", "--", f.WorkDir+"/f")
 			}
 			var log eventLog
-			req := f.request(tc.tool, tc.args)
+			req := f.Request(tc.tool, tc.args)
 			req.Watch = log.watch
-			done := f.submitAsync(context.Background(), req)
+			done := f.SubmitAsync(context.Background(), req)
 			if tc.decide != nil {
 				tc.decide(f)
 			}

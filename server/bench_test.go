@@ -24,7 +24,7 @@ func BenchmarkCallTool(b *testing.B) {
 				change = func(o *queue.Options) { o.Runner = exec.NewLocal(exec.Options{}) }
 			}
 			f := newFixture(b, change)
-			f.runner.Expect("uname", "s").Repeat = true
+			f.Runner.Expect("uname", "s").Repeat = true
 			c := f.inProcess(nil, nil)
 			ctx := context.Background()
 			args := map[string]any{"what_thing": "s"}

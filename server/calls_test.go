@@ -13,10 +13,10 @@ import (
 
 // callIn waits for a call with the status and returns its id.
 func (f *fixture) callIn(status queue.Status) queue.ID {
-	f.t.Helper()
+	f.T.Helper()
 	var id queue.ID
-	servertest.WaitFor(f.t, "a call "+string(status), func() bool {
-		for _, c := range f.q.Snapshot().Calls {
+	servertest.WaitFor(f.T, "a call "+string(status), func() bool {
+		for _, c := range f.Queue.Snapshot().Calls {
 			if c.Status == status {
 				id = c.ID
 				return true
@@ -44,11 +44,11 @@ func TestCallTool_Outcomes(t *testing.T) {
 		exit    int    // the structured exit code, when not isError
 	}{
 		{name: "auto-approved", tool: "look", args: map[string]any{"what_thing": "a"},
-			expect: func(f *fixture) { f.runner.Expect("uname", "a").Stdout("hello\n") },
+			expect: func(f *fixture) { f.Runner.Expect("uname", "a").Stdout("hello\n") },
 			text:   "hello\n[exit 0 · "},
 		{name: "non-zero exit is a result", tool: "look", args: map[string]any{"what_thing": "b"},
 			expect: func(f *fixture) {
-				r := f.runner.Expect("uname", "b").Stdout("out").Exit(2)
+				r := f.Runner.Expect("uname", "b").Stdout("out").Exit(2)
 				r.Output = append(r.Output, stderr("bad thing\n"))
 			},
 			text: "out\nstderr:\nbad thing\n[exit 2 · ", exit: 2},
@@ -60,33 +60,33 @@ func TestCallTool_Outcomes(t *testing.T) {
 			isError: true, text: `tool "look": has no parameter "extra"`},
 		{name: "timed out", tool: "look", args: map[string]any{"what_thing": "slow"},
 			expect: func(f *fixture) {
-				r := f.runner.Expect("uname", "slow").Stdout("partial")
+				r := f.Runner.Expect("uname", "slow").Stdout("partial")
 				r.Result = exec.Result{TimedOut: true, ExitCode: 143, Signal: "SIGTERM"}
 			},
 			isError: true, text: "timed out after 30s; partial output:\npartial\n[ended by SIGTERM · "},
 		{name: "output over the cap with on_overflow kill", tool: "look", args: map[string]any{"what_thing": "flood"},
 			expect: func(f *fixture) {
-				f.runner.Expect("uname", "flood").Result = exec.Result{OverflowKilled: true, ExitCode: 143, Signal: "SIGTERM",
+				f.Runner.Expect("uname", "flood").Result = exec.Result{OverflowKilled: true, ExitCode: 143, Signal: "SIGTERM",
 					Stdout: exec.Output{Data: []byte("yyyy"), Bytes: 9000, Truncated: true}}
 			},
-			isError: true, text: "killed because its output passed the tool's cap of 4 bytes (on_overflow: kill); partial output:\nyyyy\n[ended by SIGTERM · 0 ms · stdout truncated at 4 bytes of 8.8 KiB]"},
+			isError: true, text: "killed because its output passed the tool's cap of 4 bytes (on_overflow: kill); partial output:\nyyyy\n[ended by SIGTERM · 0ms · stdout truncated at 4 bytes of 8.8 KiB]"},
 		{name: "could not start", tool: "look", args: map[string]any{"what_thing": "gone"},
 			expect: func(f *fixture) {
-				f.runner.Expect("uname", "gone").Result = exec.Result{ExitCode: 127, StartError: "no such file or directory"}
+				f.Runner.Expect("uname", "gone").Result = exec.Result{ExitCode: 127, StartError: "no such file or directory"}
 			},
 			isError: true, text: "could not start /usr/bin/uname: no such file or directory"},
 		{name: "denied by the operator", tool: "change", args: map[string]any{"file": "f"},
 			operate: func(f *fixture) {
-				if err := f.q.Deny(f.pendingCall(), "not now"); err != nil {
-					f.t.Error(err)
+				if err := f.Queue.Deny(f.pendingCall(), "not now"); err != nil {
+					f.T.Error(err)
 				}
 			},
 			isError: true, text: "denied by the operator: not now"},
 		{name: "approved by the operator", tool: "change", args: map[string]any{"file": "f"},
-			expect: func(f *fixture) { f.runner.Expect("touch", "--", f.dir+"/f") },
+			expect: func(f *fixture) { f.Runner.Expect("touch", "--", f.WorkDir+"/f") },
 			operate: func(f *fixture) {
-				if err := f.q.Approve(f.pendingCall()); err != nil {
-					f.t.Error(err)
+				if err := f.Queue.Approve(f.pendingCall()); err != nil {
+					f.T.Error(err)
 				}
 			},
 			text: "[exit 0 · "},
@@ -94,10 +94,10 @@ func TestCallTool_Outcomes(t *testing.T) {
 			queue:   func(o *queue.Options) { o.Headless = true },
 			isError: true, text: "denied: no approver is attached (headless): no rule matched"},
 		{name: "killed by the operator", tool: "look", args: map[string]any{"what_thing": "long"},
-			expect: func(f *fixture) { f.runner.Expect("uname", "long").Stdout("so far\n").Hold = make(chan struct{}) },
+			expect: func(f *fixture) { f.Runner.Expect("uname", "long").Stdout("so far\n").Hold = make(chan struct{}) },
 			operate: func(f *fixture) {
-				if err := f.q.Kill(f.runningCall()); err != nil {
-					f.t.Error(err)
+				if err := f.Queue.Kill(f.runningCall()); err != nil {
+					f.T.Error(err)
 				}
 			},
 			isError: true, text: "killed by the operator; partial output:\nso far\n[ended by SIGTERM · "},
@@ -138,12 +138,12 @@ func TestCallTool_ClientAndSessionReachTheQueue(t *testing.T) {
 	for _, era := range servertest.Eras() {
 		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
-			f.runner.Expect("uname", "a")
+			f.Runner.Expect("uname", "a")
 			c := f.inProcess(era.Options, nil)
 			if _, err := servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "a"}, ""); err != nil {
 				t.Fatal(err)
 			}
-			got, err := f.q.Call(1)
+			got, err := f.Queue.Call(1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +157,7 @@ func TestCallTool_ClientAndSessionReachTheQueue(t *testing.T) {
 func TestCallTool_OverTheRunningLimitIsRetryable(t *testing.T) {
 	f := newFixture(t, func(o *queue.Options) { o.MaxRunning = 1 })
 	hold := make(chan struct{})
-	f.runner.Expect("uname", "first").Hold = hold
+	f.Runner.Expect("uname", "first").Hold = hold
 	c := f.inProcess(nil, nil)
 	first := make(chan error, 1)
 	go func() {

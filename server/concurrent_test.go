@@ -36,7 +36,7 @@ func TestConcurrentCalls_OneResponseEach(t *testing.T) {
 		for _, era := range servertest.Eras() {
 			t.Run(tr.name+"/"+era.Name, func(t *testing.T) {
 				f := newFixture(t, nil)
-				f.runner.Expect("uname", "ok").Stdout("fine\n").Repeat = true
+				f.Runner.Expect("uname", "ok").Stdout("fine\n").Repeat = true
 				c := tr.connect(f, era.Options)
 				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 				defer cancel()
@@ -70,7 +70,7 @@ func TestConcurrentCalls_OneResponseEach(t *testing.T) {
 				if ran == 0 {
 					t.Fatal("no call ran")
 				}
-				if n := len(f.runner.Ran()); n != ran {
+				if n := len(f.Runner.Ran()); n != ran {
 					t.Fatalf("%d commands ran for %d results", n, ran)
 				}
 				if f.responses != nil {

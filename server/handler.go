@@ -55,7 +55,7 @@ func (s *Server) logCall(t *config.Tool, r queue.Request, out queue.Outcome, err
 	case err != nil:
 		attrs = append(attrs, "status", "refused", "reason", err.Error())
 	default:
-		attrs = append(attrs, "status", string(c.Status), "by", string(c.Decider))
+		attrs = append(attrs, "status", string(c.Status), "ending", string(c.Ending), "by", string(c.Decider))
 		if c.Decision.Rule != "" {
 			attrs = append(attrs, "rule", c.Decision.Rule)
 		}
@@ -64,9 +64,9 @@ func (s *Server) logCall(t *config.Tool, r queue.Request, out queue.Outcome, err
 		}
 		if res := c.Result; res != nil {
 			attrs = append(attrs, "exit", res.ExitCode, "duration", res.Duration.Round(time.Microsecond))
-			if !res.TimedOut && !res.Cancelled && !res.OverflowKilled && res.StartError == "" && !c.Killed {
-				level = slog.LevelDebug
-			}
+		}
+		if c.Ending == queue.Exited {
+			level = slog.LevelDebug
 		}
 	}
 	s.log.Log(context.Background(), level, "call", attrs...)

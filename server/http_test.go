@@ -20,7 +20,7 @@ const testToken = "test-token-0123456789abcdef"
 // serveHTTP starts the fixture's server on a free loopback port and stops
 // it when the test ends.
 func (f *fixture) serveHTTP(o HTTPOptions) *HTTP {
-	f.t.Helper()
+	f.T.Helper()
 	if o.Addr == "" {
 		o.Addr = "127.0.0.1:0"
 	}
@@ -29,18 +29,18 @@ func (f *fixture) serveHTTP(o HTTPOptions) *HTTP {
 	}
 	h, err := f.s.ListenHTTP(o)
 	if err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 	served := make(chan error, 1)
 	go func() { served <- h.Serve() }()
-	f.t.Cleanup(func() {
+	f.T.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := h.Shutdown(ctx); err != nil {
-			f.t.Errorf("shutdown: %v", err)
+			f.T.Errorf("shutdown: %v", err)
 		}
 		if err := <-served; err != nil {
-			f.t.Errorf("serve: %v", err)
+			f.T.Errorf("serve: %v", err)
 		}
 	})
 	return h
@@ -48,19 +48,19 @@ func (f *fixture) serveHTTP(o HTTPOptions) *HTTP {
 
 // httpClient returns a started Streamable HTTP client of the era.
 func (f *fixture) httpClient(h *HTTP, opts []client.ClientOption, n *servertest.Notes, topts ...transport.StreamableHTTPCOption) *client.Client {
-	f.t.Helper()
+	f.T.Helper()
 	hc := &http.Client{Transport: &http.Transport{}}
-	f.t.Cleanup(hc.CloseIdleConnections)
+	f.T.Cleanup(hc.CloseIdleConnections)
 	topts = append([]transport.StreamableHTTPCOption{
 		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + testToken}),
 		transport.WithHTTPBasicClient(hc),
 	}, topts...)
 	tr, err := transport.NewStreamableHTTP(h.URL(), topts...)
 	if err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 	c := client.NewClient(tr, opts...)
-	servertest.Connect(f.t, c, "test-agent", n)
+	servertest.Connect(f.T, c, "test-agent", n)
 	return c
 }
 
@@ -69,7 +69,7 @@ func TestHTTP_CallsInBothEras(t *testing.T) {
 		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
 			hold := make(chan struct{})
-			f.runner.Expect("uname", "p").Stdout("first\n").Hold = hold
+			f.Runner.Expect("uname", "p").Stdout("first\n").Hold = hold
 			h := f.serveHTTP(HTTPOptions{})
 			var n servertest.Notes
 			c := f.httpClient(h, era.Options, &n)
@@ -99,7 +99,7 @@ func TestHTTP_CallsInBothEras(t *testing.T) {
 			if res := <-done; res == nil || res.IsError || structured(t, res).Stdout != "first\n" {
 				t.Fatalf("result %+v", res)
 			}
-			got, err := f.q.Call(2)
+			got, err := f.Queue.Call(2)
 			if err != nil || got.Client != "test-agent" {
 				t.Fatalf("client name in the queue: %q %v", got.Client, err)
 			}
@@ -111,7 +111,7 @@ func TestHTTP_CancelKillsTheRunningCall(t *testing.T) {
 	for _, era := range servertest.Eras() {
 		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
-			f.runner.Expect("uname", "long").Hold = make(chan struct{})
+			f.Runner.Expect("uname", "long").Hold = make(chan struct{})
 			h := f.serveHTTP(HTTPOptions{})
 			c := f.httpClient(h, era.Options, nil)
 			ctx, cancel := context.WithCancel(context.Background())
@@ -125,7 +125,7 @@ func TestHTTP_CancelKillsTheRunningCall(t *testing.T) {
 			if err := <-errc; err == nil {
 				t.Fatal("the cancelled call returned a result")
 			}
-			got := f.waitStatus(id, "done")
+			got := f.WaitStatus(id, "done")
 			if got.Result == nil || !got.Result.Cancelled {
 				t.Fatalf("result %+v", got.Result)
 			}
@@ -153,7 +153,7 @@ func TestHTTP_ListChanged(t *testing.T) {
 			// The listen stream opens asynchronously: apply until the
 			// notification arrives.
 			servertest.WaitFor(t, "tools/list_changed", func() bool {
-				f.s.SetTools(f.load(withNewTool).Config)
+				f.s.SetTools(f.LoadTools(withNewTool).Config)
 				return len(n.Messages(mcp.MethodNotificationToolsListChanged)) > 0
 			})
 			list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
@@ -215,7 +215,7 @@ func TestHTTP_ShutdownEndsListeningStreams(t *testing.T) {
 	}
 	defer stop()
 	servertest.WaitFor(t, "the listening stream", func() bool {
-		f.s.SetTools(f.cfg)
+		f.s.SetTools(f.Config())
 		return len(n.Messages(mcp.MethodNotificationToolsListChanged)) > 0
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

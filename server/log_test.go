@@ -15,7 +15,7 @@ func TestLogCall_DenialsAtInfoOrdinaryRunsAtDebug(t *testing.T) {
 	f := newFixture(t, nil)
 	var logs servertest.Buffer
 	f.s.log = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	f.runner.Expect("uname", "a")
+	f.Runner.Expect("uname", "a")
 	c := f.inProcess(nil, nil)
 	ctx := context.Background()
 	if _, err := servertest.Call(ctx, c, "look", map[string]any{"what_thing": "a"}, ""); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/assent-sh/assent/human"
 	"github.com/assent-sh/assent/queue"
 )
 
@@ -109,7 +110,7 @@ func (p *progress) run() {
 func (p *progress) next(now time.Time, quiet time.Duration) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	waited := formatDuration(now.Sub(p.since).Round(time.Second))
+	waited := human.Duration(now.Sub(p.since).Round(time.Second))
 	switch {
 	case len(p.fresh) > 0 && quiet >= p.s.opts.ProgressInterval:
 		msg := newestLines(p.fresh)

@@ -19,7 +19,7 @@ func TestProgress_OutputWhileRunning(t *testing.T) {
 		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
 			hold := make(chan struct{})
-			f.runner.Expect("uname", "p").Stdout("line1\nline2\n").Hold = hold
+			f.Runner.Expect("uname", "p").Stdout("line1\nline2\n").Hold = hold
 			var n servertest.Notes
 			c := f.inProcess(era.Options, &n)
 			done := make(chan *mcp.CallToolResult, 1)
@@ -56,7 +56,7 @@ func TestProgress_HeartbeatWhileWaitingForApproval(t *testing.T) {
 				return len(m) >= 3 && m[0] == "waiting for an operator to approve the call" &&
 					strings.HasPrefix(m[2], "still waiting for an operator to approve the call (")
 			})
-			if err := f.q.Deny(id, "no"); err != nil {
+			if err := f.Queue.Deny(id, "no"); err != nil {
 				t.Fatal(err)
 			}
 			if res := <-done; res == nil || servertest.Text(res) != "denied by the operator: no" {
@@ -68,7 +68,7 @@ func TestProgress_HeartbeatWhileWaitingForApproval(t *testing.T) {
 
 func TestProgress_NoTokenNoNotifications(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("uname", "p").Stdout("line\n")
+	f.Runner.Expect("uname", "p").Stdout("line\n")
 	var n servertest.Notes
 	c := f.inProcess(nil, &n)
 	if _, err := servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "p"}, ""); err != nil {
@@ -97,7 +97,7 @@ func TestCancel_EndsTheCallInTheQueue(t *testing.T) {
 				}
 			}},
 		{name: "running call killed", tool: "look", args: map[string]any{"what_thing": "long"},
-			expect: func(f *fixture) { f.runner.Expect("uname", "long").Hold = make(chan struct{}) },
+			expect: func(f *fixture) { f.Runner.Expect("uname", "long").Hold = make(chan struct{}) },
 			await:  (*fixture).runningCall,
 			check: func(t *testing.T, c queue.Call) {
 				if c.Status != queue.Done || c.Result == nil || !c.Result.Cancelled {
@@ -129,10 +129,10 @@ func TestCancel_EndsTheCallInTheQueue(t *testing.T) {
 						t.Fatalf("call error %v", err)
 					}
 					servertest.WaitFor(t, "the call to end", func() bool {
-						got, err := f.q.Call(id)
+						got, err := f.Queue.Call(id)
 						return err == nil && got.Status.Ended()
 					})
-					got, _ := f.q.Call(id)
+					got, _ := f.Queue.Call(id)
 					tc.check(t, got)
 				})
 			}

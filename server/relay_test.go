@@ -20,7 +20,7 @@ import (
 // fixture's HTTP endpoint, and returns it with a function that ends the
 // agent's input and waits for Relay.
 func (f *fixture) relayClient(h *HTTP, token string, opts []client.ClientOption, n *servertest.Notes) (*client.Client, func() error) {
-	f.t.Helper()
+	f.T.Helper()
 	agentIn, relayOut := io.Pipe() // what the relay writes, the client reads
 	relayIn, agentOut := io.Pipe() // what the client writes, the relay reads
 	done := make(chan error, 1)
@@ -30,7 +30,7 @@ func (f *fixture) relayClient(h *HTTP, token string, opts []client.ClientOption,
 		done <- err
 	}()
 	c := client.NewClient(transport.NewIO(agentIn, agentOut, nil), opts...)
-	servertest.Connect(f.t, c, "relayed-agent", n)
+	servertest.Connect(f.T, c, "relayed-agent", n)
 	stop := func() error {
 		c.Close()
 		agentOut.Close()
@@ -38,7 +38,7 @@ func (f *fixture) relayClient(h *HTTP, token string, opts []client.ClientOption,
 		case err := <-done:
 			return err
 		case <-time.After(10 * time.Second):
-			f.t.Fatal("relay did not end with its input")
+			f.T.Fatal("relay did not end with its input")
 		}
 		return nil
 	}
@@ -58,7 +58,7 @@ func TestRelay_BothEras(t *testing.T) {
 			if err != nil || len(tools.Tools) != 3 {
 				t.Fatalf("tools %+v, %v", tools, err)
 			}
-			f.runner.Expect("uname", "x").Stdout("Linux\n")
+			f.Runner.Expect("uname", "x").Stdout("Linux\n")
 			res, err := servertest.Call(ctx, c, "look", map[string]any{"what_thing": "x"}, "tok-1")
 			if err != nil || res.IsError || !strings.HasPrefix(servertest.Text(res), "Linux\n") {
 				t.Fatalf("auto call: %+v, %v", res, err)
@@ -70,7 +70,7 @@ func TestRelay_BothEras(t *testing.T) {
 
 			// A call waiting for the operator, approved from the queue while
 			// a progress heartbeat comes through the relay.
-			f.runner.Expect("touch", "--", f.dir+"/a")
+			f.Runner.Expect("touch", "--", f.WorkDir+"/a")
 			answered := make(chan *mcp.CallToolResult, 1)
 			go func() {
 				r, err := servertest.Call(ctx, c, "change", map[string]any{"file": "a"}, "tok-2")
@@ -80,13 +80,13 @@ func TestRelay_BothEras(t *testing.T) {
 				answered <- r
 			}()
 			id := f.pendingCall()
-			if c, _ := f.q.Call(id); c.Client != "relayed-agent" {
+			if c, _ := f.Queue.Call(id); c.Client != "relayed-agent" {
 				t.Errorf("client name %q did not pass through the relay", c.Client)
 			}
 			servertest.WaitFor(t, "a heartbeat through the relay", func() bool {
 				return len(notes.Messages(mcp.MethodNotificationProgress)) > 0
 			})
-			if err := f.q.Approve(id); err != nil {
+			if err := f.Queue.Approve(id); err != nil {
 				t.Fatal(err)
 			}
 			if r := <-answered; r == nil || r.IsError {
@@ -98,10 +98,10 @@ func TestRelay_BothEras(t *testing.T) {
 			go func() { _, _ = servertest.Call(cctx, c, "change", map[string]any{"file": "b"}, "") }()
 			id = f.pendingCall()
 			cancel()
-			f.waitStatus(id, queue.Cancelled)
+			f.WaitStatus(id, queue.Cancelled)
 
 			// A tool list change reaches the agent.
-			f.s.SetTools(f.load(strings.Replace(testTools, `"burn"`, `"burn_it"`, 1)).Config)
+			f.s.SetTools(f.LoadTools(strings.Replace(testTools, `"burn"`, `"burn_it"`, 1)).Config)
 			servertest.WaitFor(t, "tools/list_changed through the relay", func() bool {
 				return len(notes.Messages(mcp.MethodNotificationToolsListChanged)) > 0
 			})

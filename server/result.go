@@ -3,11 +3,11 @@ package server
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/human"
 	"github.com/assent-sh/assent/queue"
 )
 
@@ -27,23 +27,26 @@ type callResult struct {
 // exits, with any code, is a normal result. Everything else is isError
 // with a message an agent can act on: the argument refusal, the limit
 // (retryable), the denial with who denied and why, a timeout or kill with
-// the partial output.
+// the partial output. How the call ended is the queue's account of it
+// (Call.Ending, Call.EndingText); nothing here works it out again.
 func result(out queue.Outcome, err error) *mcp.CallToolResult {
 	if err != nil {
 		return mcp.NewToolResultError(err.Error())
 	}
 	c := out.Call
-	switch c.Status {
-	case queue.Denied:
+	switch c.Ending {
+	case queue.EndDenied:
 		return mcp.NewToolResultError(denial(c))
-	case queue.Cancelled:
+	case queue.Withdrawn:
 		return mcp.NewToolResultError("cancelled: " + c.Reason)
-	case queue.Done:
-		if c.Result != nil {
-			return ranResult(c, *c.Result)
-		}
+	case queue.EndRefused, "":
+		return mcp.NewToolResultError(fmt.Sprintf("the call ended %s without a result: %s", c.Status, c.Reason))
 	}
-	return mcp.NewToolResultError(fmt.Sprintf("the call ended %s without a result: %s", c.Status, c.Reason))
+	if c.Result == nil || c.Started.IsZero() {
+		// Approved, then ended before it started.
+		return mcp.NewToolResultError(c.EndingText())
+	}
+	return ranResult(c, *c.Result)
 }
 
 // denial says who denied the call and why.
@@ -61,49 +64,21 @@ func denial(c queue.Call) string {
 
 // ranResult describes a call whose program ran, or was to run.
 func ranResult(c queue.Call, r exec.Result) *mcp.CallToolResult {
+	if c.Ending == queue.NotStarted {
+		return mcp.NewToolResultError(c.EndingText())
+	}
 	sc := callResult{
 		Stdout: text(r.Stdout.Data), Stderr: text(r.Stderr.Data),
 		ExitCode: r.ExitCode, DurationMs: r.Duration.Milliseconds(),
 		Truncated: r.Stdout.Truncated || r.Stderr.Truncated, TimedOut: r.TimedOut, Signal: r.Signal,
 	}
-	var problem string
-	switch {
-	case r.StartError != "" && r.Cancelled:
-		return mcp.NewToolResultError(r.StartError)
-	case r.StartError != "":
-		return mcp.NewToolResultError(fmt.Sprintf("could not start %s: %s", c.Command.Path, r.StartError))
-	case c.Killed:
-		problem = "killed by the operator"
-	case r.TimedOut:
-		problem = "timed out after " + timeoutOf(c, r).String()
-	case r.OverflowKilled:
-		problem = "killed because its output passed the tool's cap of " + formatSize(overflowCap(r)) + " (on_overflow: kill)"
-	case r.Cancelled:
-		problem = "cancelled while running: the client withdrew the call or assent shut down"
-	}
 	body := transcript(sc, r)
-	if problem == "" {
+	if c.Ending == queue.Exited {
 		return mcp.NewToolResultStructured(sc, body)
 	}
-	res := mcp.NewToolResultStructured(sc, problem+"; partial output:\n"+body)
+	res := mcp.NewToolResultStructured(sc, c.EndingText()+"; partial output:\n"+body)
 	res.IsError = true
 	return res
-}
-
-// timeoutOf is the limit the call ran under.
-func timeoutOf(c queue.Call, r exec.Result) time.Duration {
-	if c.Command.Timeout > 0 {
-		return c.Command.Timeout
-	}
-	return r.Duration.Round(time.Millisecond)
-}
-
-// overflowCap is the cap a stream passed: what was kept of it.
-func overflowCap(r exec.Result) int64 {
-	if r.Stdout.Truncated {
-		return int64(len(r.Stdout.Data))
-	}
-	return int64(len(r.Stderr.Data))
 }
 
 // transcript is the text block a model reads: stdout, stderr under a
@@ -131,14 +106,14 @@ func statusLine(r exec.Result) string {
 	if r.Signal != "" {
 		parts[0] = "ended by " + r.Signal
 	}
-	parts = append(parts, formatDuration(r.Duration))
+	parts = append(parts, human.Duration(r.Duration))
 	for _, s := range []struct {
 		name string
 		out  exec.Output
 	}{{"stdout", r.Stdout}, {"stderr", r.Stderr}} {
 		if s.out.Truncated {
 			parts = append(parts, fmt.Sprintf("%s truncated at %s of %s", s.name,
-				formatSize(int64(len(s.out.Data))), formatSize(s.out.Bytes)))
+				human.Size(int64(len(s.out.Data))), human.Size(s.out.Bytes)))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -146,28 +121,3 @@ func statusLine(r exec.Result) string {
 
 // text is output as a JSON string carries it: invalid UTF-8 replaced.
 func text(b []byte) string { return strings.ToValidUTF8(string(b), "\uFFFD") }
-
-// formatDuration writes 12 ms, 1.5 s or 2m3s.
-func formatDuration(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return fmt.Sprintf("%d ms", d.Milliseconds())
-	case d < time.Minute:
-		return strings.TrimSuffix(fmt.Sprintf("%.1f", d.Seconds()), ".0") + " s"
-	}
-	return d.Round(time.Second).String()
-}
-
-// formatSize writes 512 bytes, 64 KiB, 1 MiB or 3.2 GiB.
-func formatSize(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	v, i := float64(n), -1
-	for v >= unit && i < 3 {
-		v /= unit
-		i++
-	}
-	return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") + " " + []string{"KiB", "MiB", "GiB", "TiB"}[i]
-}

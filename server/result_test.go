@@ -14,17 +14,17 @@ func TestStatusLine(t *testing.T) {
 		r    exec.Result
 		want string
 	}{
-		{"exit", exec.Result{ExitCode: 1, Duration: 12 * time.Millisecond}, "exit 1 · 12 ms"},
-		{"seconds", exec.Result{Duration: 1500 * time.Millisecond}, "exit 0 · 1.5 s"},
-		{"whole seconds", exec.Result{Duration: 2 * time.Second}, "exit 0 · 2 s"},
-		{"minutes", exec.Result{Duration: 123 * time.Second}, "exit 0 · 2m3s"},
-		{"signal", exec.Result{ExitCode: 137, Signal: "SIGKILL", Duration: time.Millisecond}, "ended by SIGKILL · 1 ms"},
+		{"exit", exec.Result{ExitCode: 1, Duration: 12 * time.Millisecond}, "exit 1 · 12ms"},
+		{"seconds", exec.Result{Duration: 1500 * time.Millisecond}, "exit 0 · 1.5s"},
+		{"whole seconds", exec.Result{Duration: 2 * time.Second}, "exit 0 · 2s"},
+		{"minutes", exec.Result{Duration: 123 * time.Second}, "exit 0 · 2m03s"},
+		{"signal", exec.Result{ExitCode: 137, Signal: "SIGKILL", Duration: time.Millisecond}, "ended by SIGKILL · 1ms"},
 		{"truncated", exec.Result{Duration: time.Millisecond,
 			Stdout: exec.Output{Data: make([]byte, 1<<20), Bytes: 3435973837, Truncated: true},
 			Stderr: exec.Output{Data: make([]byte, 64<<10), Bytes: 100000, Truncated: true}},
-			"exit 0 · 1 ms · stdout truncated at 1 MiB of 3.2 GiB · stderr truncated at 64 KiB of 97.7 KiB"},
+			"exit 0 · 1ms · stdout truncated at 1 MiB of 3.2 GiB · stderr truncated at 64 KiB of 97.7 KiB"},
 		{"small sizes", exec.Result{Stdout: exec.Output{Data: make([]byte, 10), Bytes: 900, Truncated: true}},
-			"exit 0 · 0 ms · stdout truncated at 10 bytes of 900 bytes"},
+			"exit 0 · 0ms · stdout truncated at 10 bytes of 900 bytes"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,7 +56,7 @@ func TestNewestLines(t *testing.T) {
 func TestTranscript_InvalidUTF8IsReplaced(t *testing.T) {
 	r := exec.Result{Stdout: exec.Output{Data: []byte("ok\xff"), Bytes: 3}}
 	sc := callResult{Stdout: text(r.Stdout.Data)}
-	if got := transcript(sc, r); got != "ok\uFFFD\n[exit 0 · 0 ms]" {
+	if got := transcript(sc, r); got != "ok\uFFFD\n[exit 0 · 0ms]" {
 		t.Fatalf("got %q", got)
 	}
 }

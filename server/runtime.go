@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/assent-sh/assent/state"
 )
 
 // RuntimeFileName is the runtime file's name inside its directory.
@@ -30,14 +32,19 @@ type Runtime struct {
 	Started time.Time `json:"started"`
 }
 
-// RuntimePath returns where the runtime file lives: under runtimeDir
-// ($XDG_RUNTIME_DIR, a per-user 0700 directory that is cleared at logout)
-// when it is an absolute path, else under the state directory.
-func RuntimePath(runtimeDir, stateDir string) string {
-	if runtimeDir != "" && filepath.IsAbs(runtimeDir) {
-		return filepath.Join(runtimeDir, "assent", RuntimeFileName)
+// RuntimePath returns where the runtime file lives: under
+// $XDG_RUNTIME_DIR (a per-user 0700 directory that is cleared at logout)
+// when it is an absolute path, else under the state directory. The
+// console, the relay and local tools all find it through this one rule.
+func RuntimePath() (string, error) {
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "assent", RuntimeFileName), nil
 	}
-	return filepath.Join(stateDir, "run", RuntimeFileName)
+	dir, err := state.Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "run", RuntimeFileName), nil
 }
 
 // WriteRuntime writes r to path atomically, 0600 in a 0700 directory.
@@ -46,22 +53,7 @@ func WriteRuntime(path string, r Runtime) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("runtime directory: %w", err)
-	}
-	f, err := os.CreateTemp(dir, ".server-*.json")
-	if err != nil {
-		return fmt.Errorf("runtime file: %w", err)
-	}
-	_, werr := f.Write(append(data, '\n'))
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("runtime file: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
+	if err := state.WriteFile(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("runtime file: %w", err)
 	}
 	return nil

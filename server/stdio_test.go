@@ -22,7 +22,7 @@ import (
 // client, a hangup that closes both ends as a client process exiting would,
 // and where ServeStdio's result lands.
 func (f *fixture) stdioPipe(opts []client.ClientOption, n *servertest.Notes) (*client.Client, func(), <-chan error) {
-	f.t.Helper()
+	f.T.Helper()
 	serverIn, clientOut := io.Pipe()
 	clientIn, serverOut := io.Pipe()
 	served := make(chan error, 1)
@@ -34,17 +34,17 @@ func (f *fixture) stdioPipe(opts []client.ClientOption, n *servertest.Notes) (*c
 		serverOut.Close()
 	}()
 	c := client.NewClient(transport.NewIO(clientIn, clientOut, nil), opts...)
-	servertest.Connect(f.t, c, "test-agent", n)
+	servertest.Connect(f.T, c, "test-agent", n)
 	hangup := func() {
 		_ = c.Close()        // the server reads end of input
 		_ = clientIn.Close() // and its writes fail, as on a closed pipe
 	}
-	f.t.Cleanup(func() {
+	f.T.Cleanup(func() {
 		hangup()
 		select {
 		case <-exited:
 		case <-time.After(10 * time.Second):
-			f.t.Error("ServeStdio did not return after its input closed")
+			f.T.Error("ServeStdio did not return after its input closed")
 		}
 	})
 	return c, hangup, served
@@ -55,7 +55,7 @@ func TestStdio_CallsInBothEras(t *testing.T) {
 		t.Run(era.Name, func(t *testing.T) {
 			f := newFixture(t, nil)
 			hold := make(chan struct{})
-			f.runner.Expect("uname", "p").Stdout("first\n").Hold = hold
+			f.Runner.Expect("uname", "p").Stdout("first\n").Hold = hold
 			var n servertest.Notes
 			c, _, _ := f.stdioPipe(era.Options, &n)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -83,7 +83,7 @@ func TestStdio_CallsInBothEras(t *testing.T) {
 
 func TestStdio_EndOfInputEndsEveryCall(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("uname", "long").Hold = make(chan struct{})
+	f.Runner.Expect("uname", "long").Hold = make(chan struct{})
 	c, hangup, served := f.stdioPipe(nil, nil)
 	go func() {
 		_, _ = servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "long"}, "")
@@ -100,10 +100,10 @@ func TestStdio_EndOfInputEndsEveryCall(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("ServeStdio did not return at the end of its input")
 	}
-	if got, _ := f.q.Call(pending); got.Status != queue.Cancelled {
+	if got, _ := f.Queue.Call(pending); got.Status != queue.Cancelled {
 		t.Errorf("pending call ended %s", got.Status)
 	}
-	if got, _ := f.q.Call(running); got.Status != queue.Done || got.Result == nil || !got.Result.Cancelled {
+	if got, _ := f.Queue.Call(running); got.Status != queue.Done || got.Result == nil || !got.Result.Cancelled {
 		t.Errorf("running call ended %s with %+v", got.Status, got.Result)
 	}
 }

@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/assent-sh/assent/state"
 )
 
 // tokenBytes is the entropy of a generated token: 256 bits.
@@ -46,18 +47,13 @@ func LoadToken(path string) (string, error) {
 		return tok, err
 	}
 	tok = NewToken()
-	tmp, err := writeTemp(path, tok)
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp)
-	// Link fails if another assent created the file meanwhile; its token
-	// then wins, and both processes use the same one.
-	if err := os.Link(tmp, path); err != nil {
+	// Creation fails if another assent created the file meanwhile; its
+	// token then wins, and both processes use the same one.
+	if err := state.CreateFile(path, []byte(tok+"\n"), 0o600); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return readToken(path)
 		}
-		return "", fmt.Errorf("token file %s: %w", path, err)
+		return "", fmt.Errorf("token file: %w", err)
 	}
 	return tok, nil
 }
@@ -67,13 +63,8 @@ func LoadToken(path string) (string, error) {
 // (a running server reads the file at start, so restart it).
 func RotateToken(path string) (string, error) {
 	tok := NewToken()
-	tmp, err := writeTemp(path, tok)
-	if err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return "", fmt.Errorf("token file %s: %w", path, err)
+	if err := state.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("token file: %w", err)
 	}
 	return tok, nil
 }
@@ -97,24 +88,4 @@ func readToken(path string) (string, error) {
 		return "", fmt.Errorf("token file %s: %w", path, err)
 	}
 	return tok, nil
-}
-
-// writeTemp writes tok to a new 0600 file beside path and returns its name.
-func writeTemp(path, tok string) (string, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("token directory: %w", err)
-	}
-	f, err := os.CreateTemp(dir, ".token-*")
-	if err != nil {
-		return "", fmt.Errorf("token file: %w", err)
-	}
-	_, werr := f.WriteString(tok + "\n")
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("token file: %w", err)
-	}
-	return f.Name(), nil
 }

@@ -73,13 +73,20 @@ func TestLoadToken_Refusals(t *testing.T) {
 
 func TestRuntimeFile(t *testing.T) {
 	dir := t.TempDir()
-	if got := RuntimePath("/run/user/1000", "/state"); got != "/run/user/1000/assent/server.json" {
-		t.Errorf("runtime path %s", got)
+	t.Setenv("XDG_RUNTIME_DIR", "/run/user/1000")
+	if got, err := RuntimePath(); err != nil || got != "/run/user/1000/assent/server.json" {
+		t.Errorf("runtime path %s %v", got, err)
 	}
-	if got := RuntimePath("relative", "/state"); got != "/state/run/server.json" {
-		t.Errorf("fallback path %s", got)
+	t.Setenv("XDG_RUNTIME_DIR", "relative")
+	t.Setenv("XDG_STATE_HOME", "/state")
+	if got, err := RuntimePath(); err != nil || got != "/state/assent/run/server.json" {
+		t.Errorf("fallback path %s %v", got, err)
 	}
-	path := RuntimePath(dir, "/unused")
+	t.Setenv("XDG_RUNTIME_DIR", dir)
+	path, err := RuntimePath()
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := Runtime{URL: "http://127.0.0.1:7323/mcp", TokenFile: "/state/token", PID: 42, Started: time.Unix(1, 0).UTC()}
 	if err := WriteRuntime(path, want); err != nil {
 		t.Fatal(err)

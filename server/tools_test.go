@@ -56,7 +56,7 @@ func TestListTools_SchemasAndAnnotations(t *testing.T) {
 				if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
 					t.Fatalf("%s: annotation left unset: %+v", name, a)
 				}
-				ro := f.cfg.Tool(name).ReadOnly
+				ro := f.Config().Tool(name).ReadOnly
 				if *a.ReadOnlyHint != ro || *a.DestructiveHint == ro || *a.IdempotentHint != ro || !*a.OpenWorldHint {
 					t.Errorf("%s: annotations %v %v %v %v for read_only %v", name,
 						*a.ReadOnlyHint, *a.DestructiveHint, *a.IdempotentHint, *a.OpenWorldHint, ro)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/queue/queuetest"
 )
 
 var grepArgs = map[string]any{"pattern": "TODO", "path": "/usr/share"}
@@ -20,14 +21,14 @@ func TestActions_ReachTheQueue(t *testing.T) {
 		name   string
 		expect [][]string // commands the fake runner must see
 		keys   func(h *harness)
-		check  func(t *testing.T, h *harness, s submitted)
+		check  func(t *testing.T, h *harness, s queuetest.Submitted)
 	}{
 		{
 			name:   "approve runs the command as shown",
 			expect: [][]string{{"grep", "-rn", "--", "TODO", "/usr/share"}},
 			keys:   func(h *harness) { h.press("a") },
-			check: func(t *testing.T, h *harness, s submitted) {
-				c := s.out.Call
+			check: func(t *testing.T, h *harness, s queuetest.Submitted) {
+				c := s.Out.Call
 				if c.Status != queue.Done || c.Decider != queue.ByOperator {
 					t.Errorf("call ended %s by %s, want done by operator", c.Status, c.Decider)
 				}
@@ -36,8 +37,8 @@ func TestActions_ReachTheQueue(t *testing.T) {
 		{
 			name: "deny sends the reason to the agent",
 			keys: func(h *harness) { h.press("d", "not on a Friday", "enter") },
-			check: func(t *testing.T, h *harness, s submitted) {
-				c := s.out.Call
+			check: func(t *testing.T, h *harness, s queuetest.Submitted) {
+				c := s.Out.Call
 				if c.Status != queue.Denied || c.Decider != queue.ByOperator || c.Reason != "not on a Friday" {
 					t.Errorf("call ended %s by %s with %q, want denied by operator with the reason", c.Status, c.Decider, c.Reason)
 				}
@@ -56,12 +57,12 @@ func TestActions_ReachTheQueue(t *testing.T) {
 				}
 				h.press("enter")
 			},
-			check: func(t *testing.T, h *harness, s submitted) {
-				c := s.out.Call
+			check: func(t *testing.T, h *harness, s queuetest.Submitted) {
+				c := s.Out.Call
 				if c.Original == nil || !slices.Equal(c.Original.Argv, []string{"grep", "-rn", "--", "TODO", "/usr/share"}) {
 					t.Errorf("original argv %v, want the agent's", c.Original)
 				}
-				ran := h.f.runner.Ran()
+				ran := h.f.Runner.Ran()
 				if len(ran) != 1 || ran[0].Argv[3] != "FIXME me" {
 					t.Errorf("runner got %v", ran)
 				}
@@ -72,9 +73,9 @@ func TestActions_ReachTheQueue(t *testing.T) {
 			expect: [][]string{{"grep", "-rn", "--", "TODO", "/usr/share"},
 				{"grep", "-rn", "--", "TODO", "/usr/share"}},
 			keys: func(h *harness) { h.press("s") },
-			check: func(t *testing.T, h *harness, s submitted) {
+			check: func(t *testing.T, h *harness, s queuetest.Submitted) {
 				again := h.f.result(h.f.submit("grep_search", grepArgs))
-				c := again.out.Call
+				c := again.Out.Call
 				if c.Status != queue.Done || c.Decider != queue.ByRule || c.Decision.Remembered != policy.Session {
 					t.Errorf("second call ended %s by %s (%+v), want done by a session rule", c.Status, c.Decider, c.Decision)
 				}
@@ -95,8 +96,8 @@ func TestActions_ReachTheQueue(t *testing.T) {
 				}
 				h.press("enter")
 			},
-			check: func(t *testing.T, h *harness, s submitted) {
-				data, err := os.ReadFile(filepath.Join(h.f.dir, "remembered.json"))
+			check: func(t *testing.T, h *harness, s queuetest.Submitted) {
+				data, err := os.ReadFile(filepath.Join(h.f.State, "remembered.json"))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -110,15 +111,15 @@ func TestActions_ReachTheQueue(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, nil)
 			for _, argv := range tt.expect {
-				f.runner.Expect(argv...).Stdout("found\n")
+				f.Runner.Expect(argv...).Stdout("found\n")
 			}
 			h := newHarness(t, f, nil)
 			id, ch := h.pending("grep_search", grepArgs)
 			h.pastGrace()
 			tt.keys(h)
 			s := f.result(ch)
-			if s.err != nil {
-				t.Fatalf("submit: %v", s.err)
+			if s.Err != nil {
+				t.Fatalf("submit: %v", s.Err)
 			}
 			h.until(func(ev queue.Event) bool { return ev.Call.ID == id && ev.Call.Status.Ended() })
 			if h.m.status.err != nil {
@@ -132,7 +133,7 @@ func TestActions_ReachTheQueue(t *testing.T) {
 // TestActions_Kill ends a running call.
 func TestActions_Kill(t *testing.T) {
 	f := newFixture(t, nil)
-	run := f.runner.Expect("grep", "-rn", "--", "TODO", "/usr/share")
+	run := f.Runner.Expect("grep", "-rn", "--", "TODO", "/usr/share")
 	run.Hold = make(chan struct{})
 	h := newHarness(t, f, nil)
 	id, ch := h.pending("grep_search", grepArgs)
@@ -145,7 +146,7 @@ func TestActions_Kill(t *testing.T) {
 	h.untilStatus(id, queue.Running)
 	h.press("x")
 	s := f.result(ch)
-	if c := s.out.Call; !c.Killed || c.Result == nil || !c.Result.Cancelled {
+	if c := s.Out.Call; !c.Killed || c.Result == nil || !c.Result.Cancelled {
 		t.Errorf("call %+v, want killed", c)
 	}
 	h.untilStatus(id, queue.Done)
@@ -160,7 +161,7 @@ func TestActions_ErrorsReachTheStatusLine(t *testing.T) {
 	h := newHarness(t, f, nil)
 	id, ch := h.pending("grep_search", grepArgs)
 	h.pastGrace()
-	if err := f.q.Deny(id, "elsewhere"); err != nil {
+	if err := f.Queue.Deny(id, "elsewhere"); err != nil {
 		t.Fatal(err)
 	}
 	f.result(ch)

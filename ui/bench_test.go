@@ -23,7 +23,7 @@ func busyModel(tb testing.TB, w, h int) Model {
 	m.now = func() time.Time { return base.Add(time.Hour) }
 	var snap queue.Snapshot
 	for i := 1; i <= 1000; i++ {
-		c := queue.Call{ID: queue.ID(i), Tool: "grep_search", Client: "claude-code", Status: queue.Done,
+		c := queue.Call{ID: queue.ID(i), Tool: "grep_search", Client: "claude-code", Status: queue.Done, Ending: queue.Exited,
 			Decider:  queue.ByRule,
 			Decision: policy.Decision{Action: policy.Allow, Rule: "read-only", Reason: "read-only tool"},
 			Command: exec.Command{Path: "/usr/bin/grep", Argv: []string{"grep", "-rn", "--", fmt.Sprintf("pattern-%d", i), "/usr/share"},

@@ -45,16 +45,22 @@ func TestDetail_ShowsTheCall(t *testing.T) {
 			queue.Call{Status: queue.Pending, Command: exec.Command{Path: "/usr/bin/busybox", Argv: []string{"ls", "-l"}}},
 			[]string{"/usr/bin/busybox", "as argv[0] ls"}, nil},
 		{"edited and ran",
-			queue.Call{Status: queue.Done, Decider: queue.ByOperator, Command: edited, Original: &cmd,
+			queue.Call{Status: queue.Done, Ending: queue.Exited, Decider: queue.ByOperator, Command: edited, Original: &cmd,
 				Started: t0, Ended: t0.Add(1200 * time.Millisecond),
 				Result: &exec.Result{ExitCode: 1, Stdout: exec.Output{Bytes: 2048, Truncated: true}}},
 			[]string{"exit 1", "approved by the operator, edited", "edited; the agent asked for:",
-				"grep -rn -- 'a b' /usr", "exit 1 · 1.2s · stdout 2.0 KiB, stderr 0 bytes (truncated)"}, nil},
+				"grep -rn -- 'a b' /usr", "exit 1 · 1.2s · stdout 2 KiB, stderr 0 bytes (truncated)"}, nil},
 		{"killed",
-			queue.Call{Status: queue.Done, Decider: queue.ByRule, Killed: true, Command: cmd, Started: t0, Ended: t0,
+			queue.Call{Status: queue.Done, Ending: queue.KilledByOperator, Decider: queue.ByRule, Killed: true, Command: cmd, Started: t0, Ended: t0,
 				Decision: policy.Decision{Action: policy.Allow, Rule: "read-only"},
 				Result:   &exec.Result{ExitCode: 143, Cancelled: true, Signal: "SIGTERM"}},
 			[]string{"approved by rule read-only", "exit 143 · killed by the operator · SIGTERM"}, nil},
+		{"killed at its output cap",
+			queue.Call{Status: queue.Done, Ending: queue.KilledAtCap, Decider: queue.ByRule, Command: cmd, Started: t0, Ended: t0,
+				Decision: policy.Decision{Action: policy.Allow, Rule: "read-only"},
+				Result: &exec.Result{ExitCode: 143, OverflowKilled: true, Signal: "SIGTERM",
+					Stdout: exec.Output{Data: make([]byte, 4), Bytes: 9000, Truncated: true}}},
+			[]string{"exit 143 · killed because its output passed the tool's cap of 4", "bytes (on_overflow: kill) · SIGTERM", "output cap"}, nil},
 		{"denied by a rule",
 			queue.Call{Status: queue.Denied, Decider: queue.ByRule, Command: cmd,
 				Decision: policy.Decision{Action: policy.Deny, Rule: "no-burn", Reason: "never burn"}},
@@ -101,5 +107,33 @@ func TestHeader_JournalAndCounts(t *testing.T) {
 	head = strings.SplitN(h.screen(), "\n", 2)[0]
 	if !strings.Contains(head, "journal failed: calls refused") {
 		t.Errorf("header %q does not say the journal failed", head)
+	}
+}
+
+// The list names how each call ended, from the queue's one account of it:
+// a call killed at its output cap is not a plain failure.
+func TestList_StateFollowsTheEnding(t *testing.T) {
+	st := NewStyles(true)
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	ran := func(e queue.Ending, code int) *queue.Call {
+		return &queue.Call{Status: queue.Done, Ending: e, Started: t0, Ended: t0.Add(12 * time.Millisecond),
+			Result: &exec.Result{ExitCode: code}}
+	}
+	for _, tc := range []struct {
+		call *queue.Call
+		want string
+	}{
+		{ran(queue.Exited, 0), "0 12ms"},
+		{ran(queue.Exited, 2), "2 12ms"},
+		{ran(queue.KilledAtCap, 143), "output cap"},
+		{ran(queue.KilledByOperator, 143), "killed"},
+		{ran(queue.TimedOut, 143), "timeout 12ms"},
+		{ran(queue.CancelledByClient, 143), "cancelled"},
+		{ran(queue.ShutDown, 143), "shut down"},
+		{ran(queue.NotStarted, 127), "not started"},
+	} {
+		if got := stateOf(&st, tc.call, t0).label; got != tc.want {
+			t.Errorf("%s: label %q, want %q", tc.call.Ending, got, tc.want)
+		}
 	}
 }

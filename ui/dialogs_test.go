@@ -45,7 +45,7 @@ func TestDialogs_EscNeverApproves(t *testing.T) {
 			if h.m.dialog != nil {
 				t.Fatalf("esc did not close the %T", h.m.dialog)
 			}
-			c, err := f.q.Call(id)
+			c, err := f.Queue.Call(id)
 			if err != nil || c.Status != queue.Pending {
 				t.Errorf("after esc the call is %s (%v), want pending", c.Status, err)
 			}
@@ -66,13 +66,13 @@ func TestDialogs_CloseWhenSettledElsewhere(t *testing.T) {
 		want   string
 	}{
 		{"another console approves", nil, func(f *fixture, id queue.ID, _ context.CancelFunc) {
-			if err := f.q.Approve(id); err != nil {
-				f.t.Fatal(err)
+			if err := f.Queue.Approve(id); err != nil {
+				f.T.Fatal(err)
 			}
 		}, "approved by the operator"},
 		{"another console denies", nil, func(f *fixture, id queue.ID, _ context.CancelFunc) {
-			if err := f.q.Deny(id, "no"); err != nil {
-				f.t.Fatal(err)
+			if err := f.Queue.Deny(id, "no"); err != nil {
+				f.T.Fatal(err)
 			}
 		}, "denied by the operator: no"},
 		{"the approval times out", func(o *queue.Options) { o.ApprovalTimeout = 50 * time.Millisecond },
@@ -85,12 +85,12 @@ func TestDialogs_CloseWhenSettledElsewhere(t *testing.T) {
 			t.Run(s.name+"/"+d.name, func(t *testing.T) {
 				f := newFixture(t, s.opts)
 				if strings.Contains(s.name, "approves") {
-					f.runner.Expect("grep", "-rn", "--", "TODO", "/usr/share")
+					f.Runner.Expect("grep", "-rn", "--", "TODO", "/usr/share")
 				}
 				h := newHarness(t, f, nil)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
-				go f.q.Submit(ctx, queue.Request{Tool: f.cfg.Tool("grep_search"), Args: grepArgs})
+				go f.Queue.Submit(ctx, queue.Request{Tool: f.Config().Tool("grep_search"), Args: grepArgs})
 				id := h.until(func(ev queue.Event) bool { return ev.Kind == queue.EventPending }).Call.ID
 				h.pastGrace()
 				h.press(d.keys...)
@@ -117,8 +117,8 @@ func TestDialogs_CloseWhenSettledElsewhere(t *testing.T) {
 // itself, and not after the operator selects one.
 func TestGrace_SwallowsKeys(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("grep", "-rn", "--", "TODO", "/usr/share")
-	f.runner.Expect("grep", "-rn", "--", "TODO", "/usr/lib")
+	f.Runner.Expect("grep", "-rn", "--", "TODO", "/usr/share")
+	f.Runner.Expect("grep", "-rn", "--", "TODO", "/usr/lib")
 	h := newHarness(t, f, nil)
 	first, ch1 := h.pending("grep_search", grepArgs)
 
@@ -128,7 +128,7 @@ func TestGrace_SwallowsKeys(t *testing.T) {
 			t.Fatalf("%q acted in the grace period", k)
 		}
 	}
-	if c, _ := f.q.Call(first); c.Status != queue.Pending {
+	if c, _ := f.Queue.Call(first); c.Status != queue.Pending {
 		t.Fatalf("a key in the grace period settled the call: %s", c.Status)
 	}
 
@@ -141,7 +141,7 @@ func TestGrace_SwallowsKeys(t *testing.T) {
 		t.Fatalf("after the first was settled, selected %v in grace %v; want %v in grace", h.m.selected, h.m.inGrace(), second)
 	}
 	h.press("a")
-	if c, _ := f.q.Call(second); c.Status != queue.Pending {
+	if c, _ := f.Queue.Call(second); c.Status != queue.Pending {
 		t.Fatal("a stray second keystroke approved the next call")
 	}
 	h.pastGrace()
@@ -218,7 +218,7 @@ func TestEditDialog_Refusals(t *testing.T) {
 			if !ok || d.reviewing || !strings.Contains(h.screen(), tt.want) {
 				t.Fatalf("dialog %T reviewing; screen lacks %q:\n%s", h.m.dialog, tt.want, h.screen())
 			}
-			if c, _ := f.q.Call(id); c.Status != queue.Pending {
+			if c, _ := f.Queue.Call(id); c.Status != queue.Pending {
 				t.Errorf("call is %s", c.Status)
 			}
 		})

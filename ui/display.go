@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/human"
 	"github.com/assent-sh/assent/queue"
 )
 
@@ -50,7 +51,7 @@ func stateOf(st *Styles, c *queue.Call, now time.Time) state {
 	case queue.Approved:
 		return state{iconRunning, "starting", st.Running}
 	case queue.Running:
-		return state{iconRunning, "running " + duration(now.Sub(c.Started)), st.Running}
+		return state{iconRunning, "running " + human.Duration(now.Sub(c.Started)), st.Running}
 	case queue.Denied, queue.Refused:
 		return state{iconDenied, deciderLabel(c), st.Denied}
 	case queue.Cancelled:
@@ -61,25 +62,31 @@ func stateOf(st *Styles, c *queue.Call, now time.Time) state {
 	return state{iconChecking, string(c.Status), st.Muted}
 }
 
-// doneState describes a call that ran.
+// doneState describes a call that ran (or was approved and ended before it
+// started), by the queue's account of how it ended.
 func doneState(st *Styles, c *queue.Call) state {
 	r := c.Result
-	took := duration(c.Ended.Sub(c.Started))
-	switch {
-	case r == nil:
-		return state{iconOK, "done", st.OK}
-	case c.Killed:
+	took := human.Duration(c.Ended.Sub(c.Started))
+	switch c.Ending {
+	case queue.Exited:
+		if r != nil && r.ExitCode != 0 {
+			return state{iconFailed, fmt.Sprintf("%d %s", r.ExitCode, took), st.Failed}
+		}
+		return state{iconOK, "0 " + took, st.OK}
+	case queue.KilledByOperator:
 		return state{iconFailed, "killed", st.Failed}
-	case r.TimedOut:
+	case queue.TimedOut:
 		return state{iconFailed, "timeout " + took, st.Failed}
-	case r.StartError != "":
+	case queue.KilledAtCap:
+		return state{iconFailed, "output cap", st.Failed}
+	case queue.NotStarted:
 		return state{iconFailed, "not started", st.Failed}
-	case r.Cancelled:
+	case queue.CancelledByClient:
 		return state{iconFailed, "cancelled", st.Failed}
-	case r.ExitCode != 0:
-		return state{iconFailed, fmt.Sprintf("%d %s", r.ExitCode, took), st.Failed}
+	case queue.ShutDown:
+		return state{iconFailed, "shut down", st.Failed}
 	}
-	return state{iconOK, "0 " + took, st.OK}
+	return state{iconOK, "done", st.OK}
 }
 
 // deciderLabel says in one word who settled the call.
@@ -133,21 +140,4 @@ func reasonSuffix(r string) string {
 		return ""
 	}
 	return ": " + clean(r, nil)
-}
-
-// duration writes a span for people, shortest first.
-func duration(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0ms"
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute && d%time.Second == 0:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }

@@ -2,18 +2,14 @@ package ui
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
-	"github.com/assent-sh/assent/config"
-	"github.com/assent-sh/assent/exec/exectest"
-	"github.com/assent-sh/assent/journal"
-	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/queue/queuetest"
 )
 
 func TestMain(m *testing.M) {
@@ -73,94 +69,40 @@ func (c *clock) Add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// fixture is a real queue over a real journal and the fake runner.
+// fixture is a real queue over a real journal and the fake runner, with
+// the test clock.
 type fixture struct {
-	t      *testing.T
-	cfg    *config.Config
-	runner *exectest.Fake
-	q      *queue.Queue
-	dir    string
-	clock  *clock
+	*queuetest.Fixture
+	clock *clock
 }
 
 func newFixture(t *testing.T, change func(o *queue.Options)) *fixture {
 	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(config.Options{WorkDir: "/usr", PATH: "/usr/bin:/bin"},
-		config.Source{Name: "tools.json", Data: []byte(testTools)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rules []policy.Rule
-	for _, rs := range cfg.Rules {
-		r, err := policy.ParseRules(rs.Source, rs.JSON)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rules = append(rules, r...)
-	}
-	pol, err := policy.New(rules, policy.WithRememberedFile(filepath.Join(dir, "remembered.json")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := journal.Open(filepath.Join(dir, "journal.jsonl"), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{t: t, cfg: cfg, runner: exectest.New(t), dir: dir, clock: newClock(1500 * time.Millisecond)}
-	opts := queue.Options{Policy: pol, Runner: f.runner, Journal: j, PATH: "/usr/bin:/bin", RunID: "test", Now: f.clock.Now}
-	if change != nil {
-		change(&opts)
-	}
-	if f.q, err = queue.New(opts); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := f.q.Close(ctx, "test ended"); err != nil {
-			t.Errorf("close: %v", err)
-		}
-		if err := j.Close(); err != nil {
-			t.Errorf("journal close: %v", err)
-		}
-		f.runner.Check()
-	})
+	f := &fixture{clock: newClock(1500 * time.Millisecond)}
+	f.Fixture = queuetest.New(t, queuetest.Options{Tools: testTools, WorkDir: "/usr", Client: "claude-code",
+		Queue: func(o *queue.Options) {
+			o.RunID, o.Now = "test", f.clock.Now
+			if change != nil {
+				change(o)
+			}
+		}})
 	return f
 }
 
-// submitted is where an asynchronous Submit lands.
-type submitted struct {
-	out queue.Outcome
-	err error
-}
-
 // submit calls tool in a goroutine, as a front end would.
-func (f *fixture) submit(tool string, args map[string]any) <-chan submitted {
-	f.t.Helper()
-	tl := f.cfg.Tool(tool)
-	if tl == nil {
-		f.t.Fatalf("no tool %s", tool)
-	}
-	ch := make(chan submitted, 1)
-	go func() {
-		out, err := f.q.Submit(context.Background(), queue.Request{Tool: tl, Args: args, Client: "claude-code", Origin: "test"})
-		ch <- submitted{out, err}
-	}()
-	return ch
+func (f *fixture) submit(tool string, args map[string]any) <-chan queuetest.Submitted {
+	f.T.Helper()
+	return f.SubmitAsync(context.Background(), f.Request(tool, args))
 }
 
 // result waits for a submitted call's outcome.
-func (f *fixture) result(ch <-chan submitted) submitted {
-	f.t.Helper()
+func (f *fixture) result(ch <-chan queuetest.Submitted) queuetest.Submitted {
+	f.T.Helper()
 	select {
 	case s := <-ch:
 		return s
 	case <-time.After(10 * time.Second):
-		f.t.Fatal("the call did not end")
+		f.T.Fatal("the call did not end")
 	}
-	return submitted{}
+	return queuetest.Submitted{}
 }

@@ -100,7 +100,7 @@ func TestFlood_StaysResponsiveAndBounded(t *testing.T) {
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 
-	keys, done := runConsole(t, t.Context(), Options{Queue: f.q, OutputLines: 10000}, tea.WithFilter(filter))
+	keys, done := runConsole(t, t.Context(), Options{Queue: f.Queue, OutputLines: 10000}, tea.WithFilter(filter))
 	select {
 	case <-subscribed:
 	case <-time.After(10 * time.Second):
@@ -148,9 +148,9 @@ func TestFlood_StaysResponsiveAndBounded(t *testing.T) {
 	ask, closeHelp, kept := keyDone["?"], keyDone["q"], lines
 	mu.Unlock()
 	t.Logf("flood: %d MiB sent; call ended %s; pane kept %d lines; heap in use before %.1f MiB, peak %.1f MiB; keys handled after %v and %v",
-		runner.sent.Load()>>20, s.out.Call.Status, kept, float64(before.HeapInuse)/(1<<20), float64(heap)/(1<<20), ask, closeHelp)
-	if runner.sent.Load() < 100<<20 || s.out.Call.Status != queue.Done {
-		t.Fatalf("the flood did not complete: %d bytes, %s", runner.sent.Load(), s.out.Call.Status)
+		runner.sent.Load()>>20, s.Out.Call.Status, kept, float64(before.HeapInuse)/(1<<20), float64(heap)/(1<<20), ask, closeHelp)
+	if runner.sent.Load() < 100<<20 || s.Out.Call.Status != queue.Done {
+		t.Fatalf("the flood did not complete: %d bytes, %s", runner.sent.Load(), s.Out.Call.Status)
 	}
 	if ask == 0 || closeHelp == 0 {
 		t.Fatalf("keys pressed during the flood were not handled: ? %v, q %v", ask, closeHelp)

@@ -43,7 +43,7 @@ type console struct {
 
 func startConsole(t *testing.T, f *fixture, w, h int) *console {
 	t.Helper()
-	m := New(Options{Queue: f.q, Endpoint: "http://127.0.0.1:7323/mcp", Token: testToken, Grace: -1})
+	m := New(Options{Queue: f.Queue, Endpoint: "http://127.0.0.1:7323/mcp", Token: testToken, Grace: -1})
 	clk := newClock(0)
 	clk.Add(time.Minute)
 	m.now = clk.Now
@@ -51,7 +51,7 @@ func startConsole(t *testing.T, f *fixture, w, h int) *console {
 	m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithFilter(peekFilter), tea.WithColorProfile(colorprofile.Ascii)))
-	stop := startFeeder(context.Background(), f.q, nil, tm.Send)
+	stop := startFeeder(context.Background(), f.Queue, nil, tm.Send)
 	c := &console{t: t, f: f, tm: tm}
 	t.Cleanup(func() {
 		_ = tm.Quit()
@@ -117,7 +117,7 @@ func TestFlow_ApproveOutputDone(t *testing.T) {
 	for _, size := range goldenSizes {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			f := newFixture(t, nil)
-			run := f.runner.Expect("grep", "-rn", "--", "TODO", "/usr/share")
+			run := f.Runner.Expect("grep", "-rn", "--", "TODO", "/usr/share")
 			run.Stdout("/usr/share/doc/a.txt:12:TODO: write the manual\n").Stdout("/usr/share/doc/b.txt:7:TODO: and the tests\n")
 			hold := make(chan struct{})
 			run.Hold = hold
@@ -128,8 +128,8 @@ func TestFlow_ApproveOutputDone(t *testing.T) {
 			c.waitScreen("b.txt:7:TODO: and the tests")
 			c.waitScreen("» running")
 			close(hold)
-			if s := f.result(ch); s.out.Call.Status != queue.Done || s.out.Call.Result.ExitCode != 0 {
-				t.Fatalf("call ended %+v", s.out.Call)
+			if s := f.result(ch); s.Out.Call.Status != queue.Done || s.Out.Call.Result.ExitCode != 0 {
+				t.Fatalf("call ended %+v", s.Out.Call)
 			}
 			c.waitScreen("exit 0 · ")
 			c.waitScreen("approved #1")
@@ -147,15 +147,15 @@ func TestFlow_DenyWithReason(t *testing.T) {
 	c.waitScreen("The agent receives this reason")
 	c.keys("use the index", "enter")
 	s := f.result(ch)
-	if s.out.Call.Status != queue.Denied || s.out.Call.Reason != "use the index" {
-		t.Fatalf("call ended %s with %q", s.out.Call.Status, s.out.Call.Reason)
+	if s.Out.Call.Status != queue.Denied || s.Out.Call.Reason != "use the index" {
+		t.Fatalf("call ended %s with %q", s.Out.Call.Status, s.Out.Call.Reason)
 	}
 	c.waitScreen("denied by the operator: use the index")
 }
 
 func TestFlow_Edit(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("grep", "-rn", "--", "FIXME", "/usr/share").Stdout("found\n")
+	f.Runner.Expect("grep", "-rn", "--", "FIXME", "/usr/share").Stdout("found\n")
 	c := startConsole(t, f, 80, 24)
 	ch := f.submit("grep_search", grepArgs)
 	c.waitScreen("● pending")
@@ -163,16 +163,16 @@ func TestFlow_Edit(t *testing.T) {
 	c.waitScreen("+ FIXME")
 	c.keys("enter")
 	s := f.result(ch)
-	if ran := f.runner.Ran(); len(ran) != 1 || ran[0].Argv[3] != "FIXME" || s.out.Call.Original == nil {
-		t.Fatalf("runner got %v; original %v", ran, s.out.Call.Original)
+	if ran := f.Runner.Ran(); len(ran) != 1 || ran[0].Argv[3] != "FIXME" || s.Out.Call.Original == nil {
+		t.Fatalf("runner got %v; original %v", ran, s.Out.Call.Original)
 	}
 	c.waitScreen("approved by the operator, edited")
 }
 
 func TestFlow_AlwaysAllow(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("grep", "-rn", "--", "TODO", "/usr/share").Stdout("found\n")
-	f.runner.Expect("grep", "-rn", "--", "TODO", "/usr/lib").Stdout("found too\n")
+	f.Runner.Expect("grep", "-rn", "--", "TODO", "/usr/share").Stdout("found\n")
+	f.Runner.Expect("grep", "-rn", "--", "TODO", "/usr/lib").Stdout("found too\n")
 	c := startConsole(t, f, 120, 40)
 	ch := f.submit("grep_search", grepArgs)
 	c.waitScreen("● pending")
@@ -183,14 +183,14 @@ func TestFlow_AlwaysAllow(t *testing.T) {
 	c.keys("enter")
 	f.result(ch)
 	c.waitScreen("and saved the rule") // the rule is written after the approval
-	data, err := os.ReadFile(filepath.Join(f.dir, "remembered.json"))
+	data, err := os.ReadFile(filepath.Join(f.State, "remembered.json"))
 	if err != nil || !strings.Contains(string(data), `"/usr/*"`) {
 		t.Fatalf("remembered rules (%v):\n%s", err, data)
 	}
 	// The widened rule now approves a call under another directory.
 	again := f.result(f.submit("grep_search", map[string]any{"pattern": "TODO", "path": "/usr/lib"}))
-	if again.out.Call.Decider != queue.ByRule || again.out.Call.Status != queue.Done {
-		t.Errorf("second call ended %s by %s", again.out.Call.Status, again.out.Call.Decider)
+	if again.Out.Call.Decider != queue.ByRule || again.Out.Call.Status != queue.Done {
+		t.Errorf("second call ended %s by %s", again.Out.Call.Status, again.Out.Call.Decider)
 	}
 }
 
@@ -203,8 +203,8 @@ func TestFlow_QuitWithPending(t *testing.T) {
 	c.waitScreen("quit assent?")
 	c.keys("y")
 	c.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
-	if s := f.result(ch); s.out.Call.Status != queue.Denied || s.out.Call.Reason != closeReason {
-		t.Fatalf("pending call ended %s with %q", s.out.Call.Status, s.out.Call.Reason)
+	if s := f.result(ch); s.Out.Call.Status != queue.Denied || s.Out.Call.Reason != closeReason {
+		t.Fatalf("pending call ended %s with %q", s.Out.Call.Status, s.Out.Call.Reason)
 	}
 	fm := c.tm.FinalModel(t).(Model)
 	if !fm.quitting || fm.closeErr != nil {

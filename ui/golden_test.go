@@ -22,13 +22,13 @@ var goldenSizes = [][2]int{{80, 24}, {120, 40}}
 func scene(t *testing.T) *harness {
 	t.Helper()
 	f := newFixture(t, nil)
-	f.runner.Expect("uname", "kernel").Stdout("Linux 6.18.2 x86_64 GNU/Linux\n")
-	failing := f.runner.Expect("grep", "-rn", "--", "TODO", "/usr/share").Exit(2)
+	f.Runner.Expect("uname", "kernel").Stdout("Linux 6.18.2 x86_64 GNU/Linux\n")
+	failing := f.Runner.Expect("grep", "-rn", "--", "TODO", "/usr/share").Exit(2)
 	failing.Output = []exec.Chunk{
 		{Stream: exec.Stdout, Data: []byte("/usr/share/doc/a.txt:12:TODO: write the manual\n/usr/share/doc/b.txt:3:\tTODO\x1b[31m red\x1b[0m\n")},
 		{Stream: exec.Stderr, Data: []byte("grep: /usr/share/secret: Permission denied\n")},
 	}
-	f.runner.Expect("uname", "machine").Hold = make(chan struct{})
+	f.Runner.Expect("uname", "machine").Hold = make(chan struct{})
 	h := newHarness(t, f, func(o *Options) { o.NoColor = false })
 	h.now.Add(42 * time.Second) // the console's clock runs ahead of the queue's first reading
 

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/queue/queuetest"
 )
 
 // harness drives a Model by calling Update directly: queue events come
@@ -24,16 +25,16 @@ type harness struct {
 
 func newHarness(t *testing.T, f *fixture, change func(o *Options)) *harness {
 	t.Helper()
-	o := Options{Queue: f.q, Endpoint: "http://127.0.0.1:7323/mcp", Token: testToken, NoColor: true}
+	o := Options{Queue: f.Queue, Endpoint: "http://127.0.0.1:7323/mcp", Token: testToken, NoColor: true}
 	if change != nil {
 		change(&o)
 	}
 	h := &harness{t: t, f: f, m: New(o), now: newClock(0)}
 	h.m.now = h.now.Now
 	h.m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
-	h.sub = f.q.Subscribe()
+	h.sub = f.Queue.Subscribe()
 	t.Cleanup(h.sub.Close)
-	h.send(snapshotMsg{h.sub.Snapshot(), f.q.JournalError()})
+	h.send(snapshotMsg{h.sub.Snapshot(), f.Queue.JournalError()})
 	return h
 }
 
@@ -100,7 +101,7 @@ func (h *harness) until(done func(ev queue.Event) bool) queue.Event {
 	for {
 		select {
 		case ev := <-h.sub.Events():
-			h.send(eventMsg{ev, h.f.q.JournalError()})
+			h.send(eventMsg{ev, h.f.Queue.JournalError()})
 			if done(ev) {
 				return ev
 			}
@@ -120,7 +121,7 @@ func (h *harness) untilStatus(id queue.ID, s queue.Status) queue.Event {
 }
 
 // pending submits a call and feeds events until it waits for the operator.
-func (h *harness) pending(tool string, args map[string]any) (queue.ID, <-chan submitted) {
+func (h *harness) pending(tool string, args map[string]any) (queue.ID, <-chan queuetest.Submitted) {
 	h.t.Helper()
 	ch := h.f.submit(tool, args)
 	ev := h.until(func(ev queue.Event) bool { return ev.Kind == queue.EventPending })

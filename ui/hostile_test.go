@@ -11,6 +11,7 @@ import (
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/queue/queuetest"
 )
 
 // hostile holds what an agent, a client or a child could write to take
@@ -51,13 +52,13 @@ func TestHostile_DisplayedEscaped(t *testing.T) {
 		t.Run(name+"/through the queue", func(t *testing.T) {
 			f := newFixture(t, nil)
 			edited := []string{"grep", "-rn", "--", "\x1b[2K\u202eTODO\r", "/usr/share"}
-			f.runner.Expect(edited...).Stdout(hostile + "\n" + hostile)
+			f.Runner.Expect(edited...).Stdout(hostile + "\n" + hostile)
 			h := newHarness(t, f, func(o *Options) { o.NoColor = !coloured })
-			tl := f.cfg.Tool("grep_search")
-			ch := make(chan submitted, 1)
+			tl := f.Config().Tool("grep_search")
+			ch := make(chan queuetest.Submitted, 1)
 			go func() {
-				out, err := f.q.Submit(t.Context(), queue.Request{Tool: tl, Args: grepArgs, Client: "claude" + hostile})
-				ch <- submitted{out, err}
+				out, err := f.Queue.Submit(t.Context(), queue.Request{Tool: tl, Args: grepArgs, Client: "claude" + hostile})
+				ch <- queuetest.Submitted{Out: out, Err: err}
 			}()
 			id := h.until(func(ev queue.Event) bool { return ev.Kind == queue.EventPending }).Call.ID
 			checkDrawnSafely(t, h.screen(), coloured)

@@ -11,7 +11,7 @@ import (
 // TestActions_Filter shows only matching calls and clears with esc.
 func TestActions_Filter(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("uname", "kernel").Stdout("Linux\n")
+	f.Runner.Expect("uname", "kernel").Stdout("Linux\n")
 	h := newHarness(t, f, nil)
 	f.result(f.submit("look", map[string]any{"what": "kernel"}))
 	h.until(func(ev queue.Event) bool { return ev.Call.Status == queue.Done })
@@ -53,7 +53,7 @@ func TestActions_Filter(t *testing.T) {
 // "console closed" and kills running ones.
 func TestActions_QuitWithPending(t *testing.T) {
 	f := newFixture(t, nil)
-	run := f.runner.Expect("uname", "kernel")
+	run := f.Runner.Expect("uname", "kernel")
 	run.Hold = make(chan struct{})
 	h := newHarness(t, f, nil)
 	running := f.submit("look", map[string]any{"what": "kernel"})
@@ -73,10 +73,10 @@ func TestActions_QuitWithPending(t *testing.T) {
 	if !h.quit {
 		t.Fatal("y did not quit")
 	}
-	if c := f.result(pending).out.Call; c.Status != queue.Denied || c.Reason != closeReason {
+	if c := f.result(pending).Out.Call; c.Status != queue.Denied || c.Reason != closeReason {
 		t.Errorf("pending call ended %s with %q, want denied with %q", c.Status, c.Reason, closeReason)
 	}
-	if c := f.result(running).out.Call; c.Result == nil || !c.Result.Cancelled {
+	if c := f.result(running).Out.Call; c.Result == nil || !c.Result.Cancelled {
 		t.Errorf("running call ended %+v, want cancelled", c.Result)
 	}
 }
@@ -89,7 +89,7 @@ func TestActions_QuitWhenIdle(t *testing.T) {
 	if !h.quit {
 		t.Fatal("q with nothing waiting did not quit")
 	}
-	if _, err := f.q.Submit(t.Context(), queue.Request{Tool: f.cfg.Tool("look"), Args: map[string]any{"what": "x"}}); err != queue.ErrClosed {
+	if _, err := f.Queue.Submit(t.Context(), queue.Request{Tool: f.Config().Tool("look"), Args: map[string]any{"what": "x"}}); err != queue.ErrClosed {
 		t.Errorf("submit after quit: %v, want ErrClosed", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/human"
 )
 
 // Bounds of the output pane's memory, beside the line count of Options.
@@ -88,7 +89,7 @@ func (b *outputBuffer) note(text string) { b.push(outLine{text, lineNote}) }
 // skipped notes output the console never received because it fell behind.
 func (b *outputBuffer) skipped(n int64) {
 	if n > 0 {
-		b.note(fmt.Sprintf("… %s of output skipped: the console fell behind …", byteSize(n)))
+		b.note(fmt.Sprintf("… %s of output skipped: the console fell behind …", human.Size(n)))
 	}
 }
 
@@ -167,15 +168,4 @@ func expandTabs(s string) string {
 		col++
 	}
 	return sb.String()
-}
-
-// byteSize writes n bytes for people.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -42,7 +42,7 @@ func TestRun_QuitKeyClosesTheQueue(t *testing.T) {
 	f := newFixture(t, nil)
 	seen := make(chan struct{})
 	var once sync.Once
-	keys, done := runConsole(t, t.Context(), Options{Queue: f.q}, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+	keys, done := runConsole(t, t.Context(), Options{Queue: f.Queue}, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 		if _, ok := msg.(snapshotMsg); ok {
 			once.Do(func() { close(seen) })
 		}
@@ -55,7 +55,7 @@ func TestRun_QuitKeyClosesTheQueue(t *testing.T) {
 	if err := waitRun(t, done); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if _, err := f.q.Submit(t.Context(), queue.Request{Tool: f.cfg.Tool("look"), Args: map[string]any{"what": "x"}}); err != queue.ErrClosed {
+	if _, err := f.Queue.Submit(t.Context(), queue.Request{Tool: f.Config().Tool("look"), Args: map[string]any{"what": "x"}}); err != queue.ErrClosed {
 		t.Errorf("submit after quitting: %v, want ErrClosed", err)
 	}
 }
@@ -65,17 +65,17 @@ func TestRun_QuitKeyClosesTheQueue(t *testing.T) {
 func TestRun_ContextEnds(t *testing.T) {
 	f := newFixture(t, nil)
 	ctx, cancel := context.WithCancel(t.Context())
-	_, done := runConsole(t, ctx, Options{Queue: f.q})
+	_, done := runConsole(t, ctx, Options{Queue: f.Queue})
 	ch := f.submit("grep_search", grepArgs)
 	time.Sleep(50 * time.Millisecond)
 	cancel()
 	if err := waitRun(t, done); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if c, err := f.q.Call(1); err != nil || c.Status != queue.Pending {
+	if c, err := f.Queue.Call(1); err != nil || c.Status != queue.Pending {
 		t.Errorf("the call is %s (%v), want still pending", c.Status, err)
 	}
-	if err := f.q.Deny(1, "done"); err != nil {
+	if err := f.Queue.Deny(1, "done"); err != nil {
 		t.Fatal(err)
 	}
 	f.result(ch)
@@ -88,7 +88,7 @@ func TestRun_AppliesAConfirmedChange(t *testing.T) {
 	changes := make(chan Change)
 	applied := make(chan struct{})
 	shown := make(chan struct{})
-	keys, done := runConsole(t, t.Context(), Options{Queue: f.q, Changes: changes, Grace: -1},
+	keys, done := runConsole(t, t.Context(), Options{Queue: f.Queue, Changes: changes, Grace: -1},
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			if _, ok := msg.(changeMsg); ok {
 				defer close(shown)
@@ -119,7 +119,7 @@ func TestRun_HonoursNoColor(t *testing.T) {
 	f := newFixture(t, nil)
 	plain := make(chan bool, 1)
 	var once sync.Once
-	keys, done := runConsole(t, t.Context(), Options{Queue: f.q}, tea.WithFilter(func(m tea.Model, msg tea.Msg) tea.Msg {
+	keys, done := runConsole(t, t.Context(), Options{Queue: f.Queue}, tea.WithFilter(func(m tea.Model, msg tea.Msg) tea.Msg {
 		if _, ok := msg.(snapshotMsg); ok {
 			once.Do(func() { plain <- !strings.ContainsRune(m.(Model).View().Content, 0x1b) })
 		}
@@ -140,10 +140,10 @@ func TestRun_HonoursNoColor(t *testing.T) {
 // in order, and stops when told.
 func TestFeeder_SnapshotThenEvents(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("uname", "one").Stdout("1\n")
+	f.Runner.Expect("uname", "one").Stdout("1\n")
 	f.result(f.submit("look", map[string]any{"what": "one"}))
 	msgs := make(chan tea.Msg, 100)
-	stop := startFeeder(t.Context(), f.q, nil, func(m tea.Msg) { msgs <- m })
+	stop := startFeeder(t.Context(), f.Queue, nil, func(m tea.Msg) { msgs <- m })
 	first := <-msgs
 	snap, ok := first.(snapshotMsg)
 	if !ok || len(snap.snap.Calls) != 1 || string(snap.snap.Output[1][0].Data) != "1\n" {
@@ -155,7 +155,7 @@ func TestFeeder_SnapshotThenEvents(t *testing.T) {
 		t.Errorf("next message %+v, want call 2 pending", ev.ev)
 	}
 	stop()
-	if err := f.q.Deny(2, "stop"); err != nil {
+	if err := f.Queue.Deny(2, "stop"); err != nil {
 		t.Fatal(err)
 	}
 	f.result(id)
@@ -170,10 +170,10 @@ func TestFeeder_SnapshotThenEvents(t *testing.T) {
 // console still runs as fatal.
 func TestFeeder_SubscriptionEnds(t *testing.T) {
 	f := newFixture(t, nil)
-	sub := f.q.Subscribe()
+	sub := f.Queue.Subscribe()
 	msgs := make(chan tea.Msg, 10)
 	done := make(chan struct{})
-	go func() { defer close(done); feed(t.Context(), f.q, sub, nil, func(m tea.Msg) { msgs <- m }) }()
+	go func() { defer close(done); feed(t.Context(), f.Queue, sub, nil, func(m tea.Msg) { msgs <- m }) }()
 	<-msgs // the snapshot
 	sub.Close()
 	<-done

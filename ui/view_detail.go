@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/assent-sh/assent/human"
 	"github.com/assent-sh/assent/queue"
 )
 
@@ -19,7 +20,7 @@ func (m *Model) detailTitle(c *queue.Call) string {
 		t += clean(c.Client, nil) + m.st.Muted.Render(" · ")
 	}
 	s := stateOf(&m.st, c, m.now())
-	if c.Status == queue.Done && c.Result != nil && !c.Killed && !c.Result.TimedOut && c.Result.StartError == "" {
+	if c.Ending == queue.Exited && c.Result != nil {
 		return t + s.style.Render(fmt.Sprintf("exit %d", c.Result.ExitCode))
 	}
 	return t + s.style.Render(s.label)
@@ -67,7 +68,7 @@ func (m *Model) detailLines(c *queue.Call, w int) []string {
 		meta = append(meta, "cwd "+quoteArg(cmd.Dir, c.Secrets))
 	}
 	if cmd.Timeout > 0 {
-		meta = append(meta, "timeout "+duration(cmd.Timeout))
+		meta = append(meta, "timeout "+human.Duration(cmd.Timeout))
 	}
 	if len(meta) > 0 {
 		add(st.Muted.Render(strings.Join(meta, " · ")), "  ")
@@ -78,7 +79,7 @@ func (m *Model) detailLines(c *queue.Call, w int) []string {
 	}
 	if cmd.Stdin != "" {
 		preview := clean(cmd.Stdin, c.Secrets)
-		add(st.Muted.Render(fmt.Sprintf("stdin %s: ", byteSize(int64(len(cmd.Stdin)))))+
+		add(st.Muted.Render(fmt.Sprintf("stdin %s: ", human.Size(int64(len(cmd.Stdin)))))+
 			ansi.Truncate(preview, max(10, w-20), "…"), "  ")
 	}
 	if c.Shell {
@@ -95,34 +96,28 @@ func (m *Model) detailLines(c *queue.Call, w int) []string {
 	return lines
 }
 
-// resultLine says how a call that ran ended.
+// resultLine says how a call that ran ended: its exit status, the queue's
+// account of what ended it when it did not exit by itself, the signal,
+// time and output sizes. A call that never started has only the account.
 func (m *Model) resultLine(c *queue.Call) string {
 	r := c.Result
+	if c.Started.IsZero() || c.Ending == queue.NotStarted {
+		return m.st.Failed.Render(clean(c.EndingText(), c.Secrets))
+	}
 	parts := []string{fmt.Sprintf("exit %d", r.ExitCode)}
-	switch {
-	case c.Killed:
-		parts = append(parts, "killed by the operator")
-	case r.TimedOut:
-		parts = append(parts, "timed out")
-	case r.Cancelled:
-		parts = append(parts, "cancelled")
+	if why := c.EndingText(); why != "" {
+		parts = append(parts, clean(why, c.Secrets))
 	}
 	if r.Signal != "" {
 		parts = append(parts, clean(r.Signal, nil))
 	}
-	if !c.Started.IsZero() {
-		parts = append(parts, duration(c.Ended.Sub(c.Started)))
-	}
-	out := fmt.Sprintf("stdout %s, stderr %s", byteSize(r.Stdout.Bytes), byteSize(r.Stderr.Bytes))
+	parts = append(parts, human.Duration(c.Ended.Sub(c.Started)))
+	out := fmt.Sprintf("stdout %s, stderr %s", human.Size(r.Stdout.Bytes), human.Size(r.Stderr.Bytes))
 	if r.Stdout.Truncated || r.Stderr.Truncated {
 		out += " (truncated)"
 	}
-	parts = append(parts, out)
-	s := strings.Join(parts, " · ")
-	if r.StartError != "" {
-		s += ": " + clean(r.StartError, c.Secrets)
-	}
-	if r.ExitCode != 0 || c.Killed || r.TimedOut || r.StartError != "" {
+	s := strings.Join(append(parts, out), " · ")
+	if c.Ending != queue.Exited || r.ExitCode != 0 {
 		return m.st.Failed.Render(s)
 	}
 	return m.st.OK.Render(s)

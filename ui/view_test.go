@@ -16,7 +16,7 @@ import (
 // it is exactly the terminal's size: no line wider, none missing.
 func TestView_FillsTheScreen(t *testing.T) {
 	f := newFixture(t, nil)
-	f.runner.Expect("uname", "kernel").Stdout(strings.Repeat("a long line of output that wraps ", 20) + "\nshort\n")
+	f.Runner.Expect("uname", "kernel").Stdout(strings.Repeat("a long line of output that wraps ", 20) + "\nshort\n")
 	h := newHarness(t, f, func(o *Options) { o.NoColor = false })
 	f.result(f.submit("look", map[string]any{"what": "kernel"}))
 	h.until(func(ev queue.Event) bool { return ev.Call.Status == queue.Done })
@@ -117,7 +117,7 @@ func TestView_OutputScrolls(t *testing.T) {
 	for i := range 200 {
 		fmt.Fprintf(&out, "line %03d\n", i)
 	}
-	f.runner.Expect("uname", "kernel").Stdout(out.String())
+	f.Runner.Expect("uname", "kernel").Stdout(out.String())
 	h := newHarness(t, f, nil)
 	f.result(f.submit("look", map[string]any{"what": "kernel"}))
 	h.until(func(ev queue.Event) bool { return ev.Call.Status == queue.Done })

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -11,28 +10,25 @@ import (
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/journal"
-	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/server"
+	assentsetup "github.com/assent-sh/assent/setup"
 )
 
 // inProcess assembles assent in this process, as `assent serve` does,
 // and calls it through mcp-go's in-process client: the cost of the queue,
 // policy, journal and MCP handling without a transport.
 func (s *setup) inProcess(c int) (target, error) {
-	cfg, err := config.Load(config.Options{WorkDir: s.dir, PATH: os.Getenv("PATH")},
-		config.Source{Name: s.tools, Data: []byte(toolsFile)})
+	l, err := assentsetup.NewLoader(assentsetup.Options{Sources: []config.Source{{Name: s.tools, Data: []byte(toolsFile)}},
+		Remembered: filepath.Join(s.dir, "remembered.json"), WorkDir: s.dir})
 	if err != nil {
 		return target{}, err
 	}
-	rules, err := policy.ParseRules(s.tools, cfg.Rules[0].JSON)
+	loaded, err := l.Load()
 	if err != nil {
 		return target{}, err
 	}
-	pol, err := policy.New(rules)
-	if err != nil {
-		return target{}, err
-	}
+	cfg, pol := loaded.Config, loaded.Policy
 	j, err := journal.Open(filepath.Join(s.dir, "inprocess.jsonl"), journal.Options{})
 	if err != nil {
 		return target{}, err

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/server"
+	"github.com/assent-sh/assent/setup"
 )
 
 // appOptions are the flags serve and stdio share: what to load, where to
@@ -72,11 +72,13 @@ const runnerMaxTimeout = 24 * time.Hour
 // journal open, the queue and the MCP server built on them. serve and
 // stdio build one and add a transport, and the console shows its queue.
 type app struct {
-	opts    appOptions
-	log     *slog.Logger
-	journal *journal.Journal
-	queue   *queue.Queue
-	server  *server.Server
+	opts     appOptions
+	log      *slog.Logger
+	loader   *setup.Loader
+	reloader *setup.Reloader
+	journal  *journal.Journal
+	queue    *queue.Queue
+	server   *server.Server
 }
 
 // newApp loads everything and opens the journal. Every problem found at
@@ -92,12 +94,13 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 			return nil, err
 		}
 	}
-	if a.opts.policy.remembered == "" {
-		if a.opts.policy.remembered, err = defaultRememberedPath(); err != nil {
-			return nil, err
-		}
+	a.loader, err = setup.NewLoader(setup.Options{Tools: o.tools, PolicyFile: o.policy.file,
+		Remembered: o.policy.remembered,
+		Protected:  []config.ProtectedFile{{What: "journal", Path: a.opts.journal}}})
+	if err != nil {
+		return nil, err
 	}
-	loaded, err := a.load()
+	loaded, err := a.loader.Load()
 	if err != nil {
 		return nil, err
 	}
@@ -124,53 +127,13 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	if err != nil {
 		return nil, errors.Join(err, a.journal.Close())
 	}
+	// A change is put in force policy first, so that a rule added together
+	// with a tool is in force before the tool can be called.
+	a.reloader = setup.NewReloader(a.loader, loaded, func(next setup.Loaded) {
+		a.queue.SetPolicy(next.Policy)
+		a.server.SetTools(next.Config)
+	})
 	return a, nil
-}
-
-// load reads the tool files and the policy, and refuses a config under
-// which a tool could rewrite assent's own files. The watcher reloads
-// through it too, so a change is held to the same checks as the start.
-func (a *app) load() (server.Loaded, error) {
-	cfg, err := loadConfig(a.opts.tools)
-	if err != nil {
-		return server.Loaded{}, err
-	}
-	if err := cfg.CheckProtected(a.protectedFiles()...); err != nil {
-		return server.Loaded{}, err
-	}
-	pol, err := loadPolicy(cfg, a.opts.policy)
-	if err != nil {
-		return server.Loaded{}, err
-	}
-	return server.Loaded{Config: cfg, Policy: pol}, nil
-}
-
-// protectedFiles are the files no tool may be able to write.
-func (a *app) protectedFiles() []config.ProtectedFile {
-	var out []config.ProtectedFile
-	for _, f := range a.opts.tools {
-		out = append(out, config.ProtectedFile{What: "tool file", Path: f})
-	}
-	if f := a.opts.policy.file; f != "" {
-		out = append(out, config.ProtectedFile{What: "policy file", Path: f})
-	}
-	return append(out,
-		config.ProtectedFile{What: "remembered-rules file", Path: a.opts.policy.remembered},
-		config.ProtectedFile{What: "journal", Path: a.opts.journal})
-}
-
-// watchedFiles are the files whose changes are reported.
-func (a *app) watchedFiles() []string {
-	files := append([]string(nil), a.opts.tools...)
-	if a.opts.policy.file != "" {
-		files = append(files, a.opts.policy.file)
-	}
-	for i, f := range files {
-		if abs, err := filepath.Abs(f); err == nil {
-			files[i] = abs
-		}
-	}
-	return files
 }
 
 // close ends every call (pending ones denied with reason, running ones

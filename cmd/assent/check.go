@@ -46,14 +46,11 @@ the remembered rules. Exits 1 on any error.`,
 }
 
 func (o checkOptions) run(w io.Writer) error {
-	cfg, err := loadConfig(o.files)
+	loaded, err := o.policy.load(o.files)
 	if err != nil {
 		return err
 	}
-	pol, err := loadPolicy(cfg, o.policy)
-	if err != nil {
-		return err
-	}
+	cfg, pol := loaded.Config, loaded.Policy
 	if o.json {
 		return printCheckJSON(w, cfg, pol)
 	}
@@ -88,7 +85,7 @@ func printRules(w io.Writer, pol *policy.Policy) {
 	remembered := pol.Remembered()
 	fmt.Fprintf(w, "\n%d remembered rules\n", len(remembered))
 	for _, r := range remembered {
-		fmt.Fprintf(w, "  %-7s %s  %s\n", r.Memory(), r.Label(), exec.Escape(r.String()))
+		fmt.Fprintf(w, "  %-7s %s  %s\n", r.Kept(), r.Label(), exec.Escape(r.String()))
 	}
 }
 

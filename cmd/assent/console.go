@@ -12,6 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/assent-sh/assent/ui"
+
+	"github.com/assent-sh/assent/state"
 )
 
 // runConsole serves over HTTP and shows the console in this terminal until
@@ -91,7 +93,7 @@ func openTerminal() (*os.File, error) {
 // console.log in the state directory.
 func openConsoleLog(file string) (*os.File, error) {
 	if file == "" {
-		dir, err := stateDir()
+		dir, err := state.Dir()
 		if err != nil {
 			return nil, err
 		}

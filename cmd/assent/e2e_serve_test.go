@@ -54,7 +54,7 @@ func TestE2E_HTTPRuntimeFileAndShutdown(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("exit after SIGTERM: %v\n%s", err, stderr)
 	}
-	if got := <-answer; !strings.HasPrefix(got, "cancelled while running: the client withdrew the call or assent shut down") {
+	if got := <-answer; !strings.HasPrefix(got, "cancelled while running: assent shut down") {
 		t.Fatalf("the running call was answered %q", got)
 	}
 	if pids := processesWith("sigterm.log"); len(pids) > 0 {

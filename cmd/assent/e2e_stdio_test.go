@@ -107,7 +107,7 @@ func TestE2E_StdioEnds(t *testing.T) {
 				return err
 			}
 			return c.Close()
-		}, "cancelled while running: the client withdrew the call or assent shut down"},
+		}, "cancelled while running: assent shut down"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

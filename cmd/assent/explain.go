@@ -13,6 +13,7 @@ import (
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/policy"
+	"github.com/assent-sh/assent/queue"
 )
 
 // Exit statuses of `assent explain`, so scripts can test a call's fate.
@@ -90,14 +91,11 @@ type explanation struct {
 }
 
 func (o explainOptions) run(w io.Writer) error {
-	cfg, err := loadConfig(o.tools)
+	loaded, err := o.policy.loadToDecide(o.tools)
 	if err != nil {
 		return err
 	}
-	pol, err := loadPolicy(cfg, o.policy)
-	if err != nil {
-		return err
-	}
+	cfg := loaded.Config
 	tool := cfg.Tool(o.tool)
 	if tool == nil {
 		return fmt.Errorf("no tool %q in %s", o.tool, strings.Join(cfg.Sources, ", "))
@@ -108,17 +106,14 @@ func (o explainOptions) run(w io.Writer) error {
 	}
 	ex := explanation{Tool: tool.Name, ReadOnly: tool.ReadOnly, Shell: tool.Shell}
 	code := explainAllow
-	e, perr := tool.Prepare(args)
+	p, perr := queue.NewPreview(loaded.Policy, o.headless, queue.Request{Tool: tool, Args: args, Client: o.client})
 	if perr != nil {
 		ex.Action, ex.Refusal, ex.Reason, code = "refused", perr.Error(), perr.Error(), explainRefused
 	} else {
-		c := e.Command
-		ex.Program, ex.Argv, ex.Cwd, ex.Env, ex.Stdin, ex.Values = c.Path, c.Argv, c.Dir, c.Env, c.Stdin, e.Values
+		c := p.Call.Command
+		ex.Program, ex.Argv, ex.Cwd, ex.Env, ex.Stdin, ex.Values = c.Path, c.Argv, c.Dir, c.Env, c.Stdin, p.Call.Values
 		ex.Timeout = c.Timeout.String()
-		d := pol.Decide(policyInput(tool, e, o.client))
-		if o.headless {
-			d = d.Headless()
-		}
+		d := p.Call.Decision
 		ex.Action, ex.Rule, ex.Reason = string(d.Action), d.Rule, d.Reason
 		code = map[policy.Action]int{policy.Allow: explainAllow, policy.Ask: explainAsk, policy.Deny: explainDeny}[d.Action]
 	}

@@ -4,19 +4,15 @@ import (
 	"context"
 	"sync"
 
-	"github.com/assent-sh/assent/server"
+	"github.com/assent-sh/assent/setup"
 )
 
 // watch starts the watcher of the tool and policy files and returns its
 // changes, or nil when no file is watched (the embedded pack) or the
 // watcher could not start. Headless mode follows them with followChanges;
 // the console shows them and applies one when the operator confirms.
-func (a *app) watch(ctx context.Context) <-chan server.Change {
-	files := a.watchedFiles()
-	if len(files) == 0 {
-		return nil
-	}
-	changes, err := a.server.Watch(ctx, server.WatchOptions{Files: files, Load: a.load})
+func (a *app) watch(ctx context.Context) <-chan setup.Change {
+	changes, err := a.reloader.Watch(ctx, 0)
 	if err != nil {
 		a.log.Warn("tool files are not watched", "err", err)
 		return nil

@@ -3,14 +3,14 @@ package main
 import (
 	"log/slog"
 
-	"github.com/assent-sh/assent/server"
+	"github.com/assent-sh/assent/setup"
 )
 
 // followChanges reports each change to the tool and policy files, and in
 // headless mode applies it only when apply (--watch) is set: otherwise the
 // change is logged and the tools and rules in force stay, since an agent
 // that could write a tool file could grant itself anything.
-func followChanges(changes <-chan server.Change, apply bool, log *slog.Logger) {
+func followChanges(changes <-chan setup.Change, apply bool, log *slog.Logger) {
 	for c := range changes {
 		switch {
 		case c.Err != nil:

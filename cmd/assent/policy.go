@@ -5,8 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/assent-sh/assent/config"
-	"github.com/assent-sh/assent/policy"
+	"github.com/assent-sh/assent/setup"
 )
 
 // addPolicyFlags registers the flags that say where rules come from besides
@@ -32,42 +31,28 @@ type policySources struct {
 	remembered string // remembered-rules file; empty: the default
 }
 
-// loadPolicy builds the policy from the tool files' rules, the policy file
-// and the remembered rules. Every rule error is reported.
-func loadPolicy(cfg *config.Config, src policySources) (*policy.Policy, error) {
-	var rules []policy.Rule
-	var errs []error
-	for _, rs := range cfg.Rules {
-		r, err := policy.ParseRules(rs.Source, rs.JSON)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		rules = append(rules, r...)
-	}
-	if src.file != "" {
-		r, err := policy.ReadFile(src.file)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		rules = append(rules, r...)
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	remembered := src.remembered
-	if remembered == "" {
-		var err error
-		if remembered, err = defaultRememberedPath(); err != nil {
-			return nil, err
-		}
-	}
-	return policy.New(rules, policy.WithRememberedFile(remembered))
+// loader returns a loader for the given tool files (none: the embedded
+// pack) and these policy sources.
+func (src policySources) loader(tools []string) (*setup.Loader, error) {
+	return setup.NewLoader(setup.Options{Tools: tools, PolicyFile: src.file, Remembered: src.remembered})
 }
 
-// policyInput is an expanded call of tool t from client as policy sees it,
-// the same input the queue decides on.
-func policyInput(t *config.Tool, e config.Expansion, client string) policy.Input {
-	return policy.Input{Tool: t.Name, ReadOnly: t.ReadOnly, Shell: t.Shell, Args: e.Values,
-		Path: e.Command.Path, Argv: e.Command.Argv, Client: client}
+// load loads the given tool files and these policy sources once, with
+// every check a start makes.
+func (src policySources) load(tools []string) (setup.Loaded, error) {
+	l, err := src.loader(tools)
+	if err != nil {
+		return setup.Loaded{}, err
+	}
+	return l.Load()
+}
+
+// loadToDecide loads them to decide calls without running any (see
+// setup.Loader.LoadToDecide).
+func (src policySources) loadToDecide(tools []string) (setup.Loaded, error) {
+	l, err := src.loader(tools)
+	if err != nil {
+		return setup.Loaded{}, err
+	}
+	return l.LoadToDecide()
 }

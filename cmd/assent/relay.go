@@ -17,11 +17,10 @@ import (
 // runRelay carries an agent's stdio MCP session to the console running in a
 // terminal, found through its runtime file.
 func runRelay(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
-	dir, err := stateDir()
+	path, err := server.RuntimePath()
 	if err != nil {
 		return err
 	}
-	path := server.RuntimePath(os.Getenv("XDG_RUNTIME_DIR"), dir)
 	rt, err := server.ReadRuntime(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

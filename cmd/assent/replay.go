@@ -4,15 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/journal"
-	"github.com/assent-sh/assent/policy"
+	"github.com/assent-sh/assent/replay"
 )
 
 // replayOptions is one `assent replay --dry-run` invocation.
@@ -68,23 +66,8 @@ any differs, 1 on errors. Otherwise as ` + "`assent`" + `.`,
 	return cmd
 }
 
-// replayed is one journaled call compared with today's decision.
-type replayed struct {
-	Call    string   `json:"call"`
-	Tool    string   `json:"tool"`
-	Then    string   `json:"then"`
-	Now     string   `json:"now"`
-	Rule    string   `json:"rule,omitempty"`
-	Argv    []string `json:"argv,omitempty"`
-	Differs []string `json:"differs,omitempty"`
-}
-
 func (o replayOptions) run(w io.Writer) error {
-	cfg, err := loadConfig(o.tools)
-	if err != nil {
-		return err
-	}
-	pol, err := loadPolicy(cfg, o.policy)
+	loaded, err := o.policy.loadToDecide(o.tools)
 	if err != nil {
 		return err
 	}
@@ -92,10 +75,10 @@ func (o replayOptions) run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var out []replayed
+	var out []replay.Verdict
 	differ := false
 	for _, c := range journal.Calls(recs) {
-		r := replayCall(cfg, pol, c)
+		r := replay.Check(loaded.Config, loaded.Policy, c)
 		differ = differ || len(r.Differs) > 0
 		out = append(out, r)
 	}
@@ -125,42 +108,4 @@ func (o replayOptions) run(w io.Writer) error {
 		return &exitError{code: 3, err: fmt.Errorf("some calls would be decided differently today"), quiet: true}
 	}
 	return nil
-}
-
-// replayCall decides a journaled call with today's config and policy.
-func replayCall(cfg *config.Config, pol *policy.Policy, c journal.Call) replayed {
-	r := replayed{Call: c.ID, Tool: c.Tool, Then: string(c.Decision) + " by " + string(c.Decider)}
-	if c.State == journal.Interrupted {
-		r.Then += ", interrupted"
-	}
-	tool := cfg.Tool(c.Tool)
-	if tool == nil {
-		r.Now, r.Differs = "refused", []string{"the tool no longer exists"}
-		return r
-	}
-	if masked(c.Args) {
-		r.Differs = append(r.Differs, "secret arguments were masked in the journal")
-	}
-	e, err := tool.Prepare(c.Args)
-	if err != nil {
-		r.Now = "refused"
-		r.Differs = append(r.Differs, "arguments refused today: "+err.Error())
-		return r
-	}
-	r.Argv = e.Command.Argv
-	d := pol.Decide(policyInput(tool, e, c.Client))
-	r.Now, r.Rule = string(d.Action), d.Rule
-	if c.Edit == nil && c.Argv != nil && !slices.Equal(c.Argv, e.Command.Argv) {
-		r.Differs = append(r.Differs, "argv differs from the one journaled")
-	}
-	if c.Decider == journal.ByRule && string(c.Decision) != string(d.Action) {
-		r.Differs = append(r.Differs, fmt.Sprintf("decision was %s by rule %s", c.Decision, orDash(c.Rule)))
-	}
-	return r
-}
-
-// masked reports whether the journal replaced any argument with a secret
-// token, so the original value is gone.
-func masked(args map[string]any) bool {
-	return journal.Masked(args)
 }

@@ -64,11 +64,10 @@ func (s *serving) stop(reason string) error {
 
 // writeRuntime writes the runtime file and returns its path.
 func writeRuntime(url, tokenFrom string) (string, error) {
-	dir, err := stateDir()
+	path, err := server.RuntimePath()
 	if err != nil {
 		return "", err
 	}
-	path := server.RuntimePath(os.Getenv("XDG_RUNTIME_DIR"), dir)
 	rt := server.Runtime{URL: url, TokenFile: tokenFrom, PID: os.Getpid(), Started: time.Now().UTC()}
 	if tokenFrom == "$"+tokenEnv {
 		rt.TokenFile, rt.TokenEnv = "", tokenEnv

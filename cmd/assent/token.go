@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assent-sh/assent/server"
+
+	"github.com/assent-sh/assent/state"
 )
 
 // tokenEnv is the environment variable that overrides the token file, for
@@ -91,7 +93,7 @@ func tokenPath(file string) (string, error) {
 	if file != "" {
 		return filepath.Abs(file)
 	}
-	dir, err := stateDir()
+	dir, err := state.Dir()
 	if err != nil {
 		return "", err
 	}

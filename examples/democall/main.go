@@ -19,7 +19,6 @@ import (
 	"maps"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -29,7 +28,6 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/server"
 )
 
@@ -70,7 +68,7 @@ func main() {
 
 func run(runtimeFile string, wait time.Duration, out io.Writer) error {
 	if runtimeFile == "" {
-		p, err := defaultRuntimePath()
+		p, err := server.RuntimePath()
 		if err != nil {
 			return err
 		}
@@ -174,16 +172,6 @@ func token(rt server.Runtime) (string, error) {
 	}
 	data, err := os.ReadFile(rt.TokenFile)
 	return strings.TrimSpace(string(data)), err
-}
-
-// defaultRuntimePath is where assent writes its runtime file, with the
-// same environment.
-func defaultRuntimePath() (string, error) {
-	j, err := journal.DefaultPath()
-	if err != nil {
-		return "", err
-	}
-	return server.RuntimePath(os.Getenv("XDG_RUNTIME_DIR"), filepath.Dir(j)), nil
 }
 
 // text is a result's text: one block, as assent answers.

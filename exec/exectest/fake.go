@@ -28,6 +28,9 @@ type Fake struct {
 type Run struct {
 	// Argv must equal the command's argv.
 	Argv []string
+	// Whole, when set, must equal the command in its program path,
+	// working directory, environment and stdin too (ExpectCommand).
+	Whole *exec.Command
 	// Output is sent to the caller's callback, in order, before the run ends.
 	Output []exec.Chunk
 	// Result is returned; its Stdout and Stderr are filled from Output when
@@ -57,6 +60,23 @@ func (f *Fake) Expect(argv ...string) *Run {
 	return r
 }
 
+// ExpectCommand adds an expected run that must match cmd as a whole: its
+// program path, argv, working directory, environment and stdin.
+func (f *Fake) ExpectCommand(cmd exec.Command) *Run {
+	r := f.Expect(cmd.Argv...)
+	r.Whole = &cmd
+	return r
+}
+
+// matches reports whether cmd is the run's command.
+func (r *Run) matches(cmd exec.Command) bool {
+	if !slices.Equal(r.Argv, cmd.Argv) {
+		return false
+	}
+	w := r.Whole
+	return w == nil || (w.Path == cmd.Path && w.Dir == cmd.Dir && slices.Equal(w.Env, cmd.Env) && w.Stdin == cmd.Stdin)
+}
+
 // Stdout sets the run's output to one stdout chunk.
 func (r *Run) Stdout(s string) *Run {
 	r.Output = append(r.Output, exec.Chunk{Stream: exec.Stdout, Data: []byte(s), Time: time.Now()})
@@ -82,7 +102,7 @@ func (f *Fake) Run(ctx context.Context, cmd exec.Command, out func(exec.Chunk)) 
 	f.ran = append(f.ran, cmd)
 	var r *Run
 	for _, e := range f.expected {
-		if (!e.used || e.Repeat) && slices.Equal(e.Argv, cmd.Argv) {
+		if (!e.used || e.Repeat) && e.matches(cmd) {
 			r = e
 			e.used = true
 			break
@@ -90,7 +110,7 @@ func (f *Fake) Run(ctx context.Context, cmd exec.Command, out func(exec.Chunk)) 
 	}
 	f.mu.Unlock()
 	if r == nil {
-		f.t.Errorf("exectest: unexpected command %s", cmd)
+		f.t.Errorf("exectest: unexpected command %s (path %s, cwd %q, env %q, stdin %q)", cmd, cmd.Path, cmd.Dir, cmd.Env, cmd.Stdin)
 		return exec.Result{ExitCode: 127, StartError: "unexpected command in test: " + strings.Join(cmd.Argv, " ")}
 	}
 	start := time.Now()

@@ -1,8 +1,7 @@
-package server
+package setup
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -15,30 +14,22 @@ import (
 // temporary file, then rename it over the original).
 const DefaultDebounce = 100 * time.Millisecond
 
-// WatchOptions configure Watch.
-type WatchOptions struct {
-	// Files are the tool and policy files to watch.
-	Files []string
-	// Load reads the files again, with every check made at startup
-	// (including that no tool may write to assent's own files).
-	Load func() (Loaded, error)
-	// Debounce is the quiet time after an event before reloading; default
-	// DefaultDebounce.
-	Debounce time.Duration
-}
-
-// Watch reloads the files whenever one of them changes and sends what
-// would change on the returned channel, without applying it. A reload
+// Watch reloads the loader's tool and policy files whenever one of them
+// changes, after debounce (DefaultDebounce when zero) of quiet, and sends
+// what would change on the returned channel, without applying it. A reload
 // that changes nothing sends nothing (unless the previous Change was an
 // error). The channel is closed when ctx ends. Directories are watched,
 // not the files, so an editor's save by rename is seen, and a file that
 // is a symlink is watched at both ends.
-func (s *Server) Watch(ctx context.Context, o WatchOptions) (<-chan Change, error) {
-	if o.Load == nil {
-		return nil, errors.New("server: Watch needs a Load function")
+// It returns a nil channel when there is no file to watch (the embedded
+// pack).
+func (r *Reloader) Watch(ctx context.Context, debounce time.Duration) (<-chan Change, error) {
+	files := r.loader.Files()
+	if len(files) == 0 {
+		return nil, nil
 	}
-	if o.Debounce <= 0 {
-		o.Debounce = DefaultDebounce
+	if debounce <= 0 {
+		debounce = DefaultDebounce
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -46,7 +37,7 @@ func (s *Server) Watch(ctx context.Context, o WatchOptions) (<-chan Change, erro
 	}
 	names := map[string]bool{}
 	dirs := map[string]bool{}
-	for _, f := range o.Files {
+	for _, f := range files {
 		abs, err := filepath.Abs(f)
 		if err != nil {
 			w.Close()
@@ -66,11 +57,11 @@ func (s *Server) Watch(ctx context.Context, o WatchOptions) (<-chan Change, erro
 		}
 	}
 	out := make(chan Change)
-	go s.watchLoop(ctx, w, names, o, out)
+	go r.watchLoop(ctx, w, names, debounce, out)
 	return out, nil
 }
 
-func (s *Server) watchLoop(ctx context.Context, w *fsnotify.Watcher, names map[string]bool, o WatchOptions, out chan<- Change) {
+func (r *Reloader) watchLoop(ctx context.Context, w *fsnotify.Watcher, names map[string]bool, debounce time.Duration, out chan<- Change) {
 	defer close(out)
 	defer w.Close()
 	timer := time.NewTimer(time.Hour)
@@ -86,15 +77,18 @@ func (s *Server) watchLoop(ctx context.Context, w *fsnotify.Watcher, names map[s
 				return
 			}
 			if names[filepath.Clean(ev.Name)] && !ev.Has(fsnotify.Chmod) {
-				timer.Reset(o.Debounce)
+				timer.Reset(debounce)
 			}
 		case err, ok := <-w.Errors:
 			if !ok {
 				return
 			}
-			s.log.Warn("watching tool files", "err", err)
+			// An overflow of the event queue may have hidden a save:
+			// reload as if the files changed.
+			_ = err
+			timer.Reset(debounce)
 		case <-timer.C:
-			c := s.reload(o.Load)
+			c := r.Reload()
 			if c.Err == nil && len(c.Summary) == 0 && !failed {
 				continue
 			}
@@ -106,14 +100,4 @@ func (s *Server) watchLoop(ctx context.Context, w *fsnotify.Watcher, names map[s
 			}
 		}
 	}
-}
-
-// reload loads the files and describes the change, or why they do not
-// load.
-func (s *Server) reload(load func() (Loaded, error)) Change {
-	next, err := load()
-	if err != nil {
-		return Change{Err: err}
-	}
-	return s.Diff(next)
 }

@@ -1,0 +1,59 @@
+// Package human writes quantities for people: byte sizes and durations,
+// each in one form used everywhere assent shows one (the console, the
+// results agents read, the server's log and `assent log`).
+package human
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Size writes n bytes as "512 bytes", "64 KiB", "1.5 MiB" or "3.2 GiB":
+// binary units, one decimal, none when it is zero.
+func Size(n int64) string {
+	const unit = 1024
+	if n < unit && n > -unit {
+		if n == 1 {
+			return "1 byte"
+		}
+		return fmt.Sprintf("%d bytes", n)
+	}
+	v, i := float64(n), -1
+	for (v >= unit || v <= -unit) && i < 4 {
+		v /= unit
+		i++
+	}
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") + " " + []string{"KiB", "MiB", "GiB", "TiB", "PiB"}[i]
+}
+
+// Duration writes d shortest first: "12ms", "1.5s", "40s", "2m03s",
+// "1h02m". A negative duration reads as 0ms.
+func Duration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0ms"
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute && d%time.Second == 0:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Minute:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", d.Seconds()), ".0") + "s"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// Count writes n and the noun, plural when n is not 1: "1 call",
+// "3 calls". plural is the noun's plural form when it is not noun+"s".
+func Count(n int, noun string, plural ...string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	p := noun + "s"
+	if len(plural) > 0 {
+		p = plural[0]
+	}
+	return fmt.Sprintf("%d %s", n, p)
+}

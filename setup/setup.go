@@ -1,0 +1,202 @@
+// Package setup is what assent is set up with: it reads the tool files (or
+// the embedded default pack), the policy file and the remembered rules,
+// builds the config and the policy from them, and refuses a set-up under
+// which a tool could rewrite assent's own files. Every front end (the
+// console, headless serve and stdio, check, explain, replay), the file
+// watcher and the benchmarks load through it, so a reload is held to the
+// same checks as a start.
+//
+// The remembered approvals live in one policy.Memory per Loader, shared by
+// every policy it loads: a reload builds a new policy over the same memory
+// and never copies rules from the old one.
+package setup
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/examples"
+	"github.com/assent-sh/assent/policy"
+	"github.com/assent-sh/assent/state"
+)
+
+// Options say what to load and which of assent's own files to protect.
+type Options struct {
+	// Tools are the tool files, in order; none means Sources.
+	Tools []string
+	// Sources are tool files given as bytes, used when Tools is empty;
+	// none means the embedded default pack. They are not files assent can
+	// protect or watch (tests and benchmarks use them).
+	Sources []config.Source
+	// PolicyFile holds more rules (--policy); "" for none.
+	PolicyFile string
+	// Remembered is the remembered-rules file; "" means remembered.json in
+	// the state directory.
+	Remembered string
+	// Protected are assent's other files no tool may write (the journal,
+	// its key, the token, the runtime file); the tool, policy and
+	// remembered-rules files are protected without being listed.
+	Protected []config.ProtectedFile
+	// WorkDir is the directory relative paths in tool files start from;
+	// "" means the process's working directory.
+	WorkDir string
+	// PATH finds bare program names; "" means the process's $PATH.
+	PATH string
+}
+
+// Loaded is one consistent set-up: the tools and the policy built with
+// them.
+type Loaded struct {
+	Config *config.Config
+	Policy *policy.Policy
+}
+
+// Loader loads the set-up its options describe, as often as asked, with
+// one memory of remembered approvals for all the policies it builds.
+type Loader struct {
+	opts Options
+	mem  *policy.Memory
+}
+
+// NewLoader reads the remembered rules and returns a loader. Nothing else
+// is read until Load.
+func NewLoader(o Options) (*Loader, error) {
+	if o.WorkDir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("working directory: %w", err)
+		}
+		o.WorkDir = wd
+	}
+	if o.PATH == "" {
+		o.PATH = os.Getenv("PATH")
+	}
+	if o.Remembered == "" {
+		dir, err := state.Dir()
+		if err != nil {
+			return nil, err
+		}
+		o.Remembered = filepath.Join(dir, "remembered.json")
+	}
+	mem, err := policy.NewMemory(RememberedFile(o.Remembered))
+	if err != nil {
+		return nil, err
+	}
+	return &Loader{opts: o, mem: mem}, nil
+}
+
+// Options returns the options the loader runs with, defaults filled in.
+func (l *Loader) Options() Options { return l.opts }
+
+// Memory returns the memory every policy the loader builds shares.
+func (l *Loader) Memory() *policy.Memory { return l.mem }
+
+// Load reads the tool files and the policy, builds both, and checks that no
+// tool can write assent's own files. Every problem is an error naming its
+// file; nothing is half loaded.
+func (l *Loader) Load() (Loaded, error) {
+	cfg, err := l.LoadConfig()
+	if err != nil {
+		return Loaded{}, err
+	}
+	if err := cfg.CheckProtected(l.protected()...); err != nil {
+		return Loaded{}, err
+	}
+	pol, err := l.policy(cfg)
+	if err != nil {
+		return Loaded{}, err
+	}
+	return Loaded{Config: cfg, Policy: pol}, nil
+}
+
+// LoadToDecide is Load without the protected-files check, for what runs
+// nothing (`assent explain`, `assent replay --dry-run`): it answers what a
+// call would be expanded to and how it would be decided even for a set-up
+// that Load refuses, which `assent check` and a start report.
+func (l *Loader) LoadToDecide() (Loaded, error) {
+	cfg, err := l.LoadConfig()
+	if err != nil {
+		return Loaded{}, err
+	}
+	pol, err := l.policy(cfg)
+	if err != nil {
+		return Loaded{}, err
+	}
+	return Loaded{Config: cfg, Policy: pol}, nil
+}
+
+// LoadConfig reads and compiles the tool files alone, for `assent check`
+// of files that are not the ones in use, and for Load.
+func (l *Loader) LoadConfig() (*config.Config, error) {
+	srcs := l.opts.Sources
+	if len(srcs) == 0 {
+		srcs = []config.Source{{Name: examples.DefaultName, Data: examples.DefaultPack()}}
+	}
+	if len(l.opts.Tools) > 0 {
+		var err error
+		if srcs, err = config.ReadSources(l.opts.Tools...); err != nil {
+			return nil, err
+		}
+	}
+	return config.Load(config.Options{WorkDir: l.opts.WorkDir, PATH: l.opts.PATH}, srcs...)
+}
+
+// policy builds the policy from the tool files' rules and the policy
+// file's, over the loader's memory. Every rule error is reported.
+func (l *Loader) policy(cfg *config.Config) (*policy.Policy, error) {
+	var rules []policy.Rule
+	var errs []error
+	for _, rs := range cfg.Rules {
+		r, err := policy.ParseRules(rs.Source, rs.JSON)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		rules = append(rules, r...)
+	}
+	if f := l.opts.PolicyFile; f != "" {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("policy file: %w", err))
+		} else if r, err := policy.ParseFile(f, data); err != nil {
+			errs = append(errs, err)
+		} else {
+			rules = append(rules, r...)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return policy.New(rules, l.mem)
+}
+
+// Files are the tool and policy files read, absolute, for the watcher; the
+// embedded pack is not a file.
+func (l *Loader) Files() []string {
+	files := append([]string(nil), l.opts.Tools...)
+	if l.opts.PolicyFile != "" {
+		files = append(files, l.opts.PolicyFile)
+	}
+	for i, f := range files {
+		if abs, err := filepath.Abs(f); err == nil {
+			files[i] = abs
+		}
+	}
+	return files
+}
+
+// protected lists every file of assent's that no tool may write.
+func (l *Loader) protected() []config.ProtectedFile {
+	var out []config.ProtectedFile
+	for _, f := range l.opts.Tools {
+		out = append(out, config.ProtectedFile{What: "tool file", Path: f})
+	}
+	if f := l.opts.PolicyFile; f != "" {
+		out = append(out, config.ProtectedFile{What: "policy file", Path: f})
+	}
+	out = append(out, config.ProtectedFile{What: "remembered-rules file", Path: l.opts.Remembered})
+	return append(out, l.opts.Protected...)
+}
