@@ -2,8 +2,6 @@ package policy
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -121,20 +119,6 @@ func TestParseFile_Forms(t *testing.T) {
 				t.Fatalf("got %d rules, %v; want %d", len(rules), err, tt.rules)
 			}
 		})
-	}
-}
-
-func TestReadFile_NamesTheFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "policy.json")
-	if _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), path) {
-		t.Errorf("missing file: error = %v, want one naming %s", err, path)
-	}
-	if err := os.WriteFile(path, []byte(`{"rules":[{"id":"x","decision":"deny","tool":"rm"}]}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	rules, err := ReadFile(path)
-	if err != nil || len(rules) != 1 || rules[0].Source() != path {
-		t.Fatalf("ReadFile = %v, %v", rules, err)
 	}
 }
 

@@ -3,7 +3,6 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"os"
 )
 
 // A policy file (`--policy FILE`) holds rules apart from any tool file, in
@@ -37,13 +36,4 @@ func parseRulesObject(source string, data []byte) ([]Rule, error) {
 		}
 	}
 	return rules, nil
-}
-
-// ReadFile reads and parses the policy file at path (`--policy FILE`).
-func ReadFile(path string) ([]Rule, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("policy file: %w", err)
-	}
-	return ParseFile(path, data)
 }

@@ -2,7 +2,6 @@ package queue
 
 import (
 	"sync"
-	"time"
 
 	"github.com/assent-sh/assent/exec"
 )
@@ -139,7 +138,7 @@ func (q *Queue) snapshotLocked() Snapshot {
 	for _, id := range q.order {
 		e := q.calls[id]
 		s.Calls = append(s.Calls, e.call.clone())
-		if chunks := e.tail.chunks(); len(chunks) > 0 {
+		if chunks := e.tail.Chunks(); len(chunks) > 0 {
 			s.Output[id] = chunks
 		}
 	}
@@ -234,65 +233,4 @@ func (s *Subscription) pump() {
 			return
 		}
 	}
-}
-
-// outputTail keeps the last bytes of a call's output for snapshots.
-type outputTail struct {
-	parts []exec.Chunk
-	size  int
-}
-
-func (t *outputTail) add(c exec.Chunk, limit int) {
-	data := append([]byte(nil), c.Data...)
-	if len(t.parts) > 0 {
-		last := &t.parts[len(t.parts)-1]
-		if last.Stream == c.Stream && len(last.Data) < 4096 {
-			last.Data = append(last.Data, data...)
-			last.Time = c.Time
-			t.size += len(data)
-			t.trim(limit)
-			return
-		}
-	}
-	t.parts = append(t.parts, exec.Chunk{Stream: c.Stream, Data: data, Time: c.Time})
-	t.size += len(data)
-	t.trim(limit)
-}
-
-// keep fills the tail from a finished run's output, for a call whose
-// output was not watched live: stdout, then stderr.
-func (t *outputTail) keep(res exec.Result, limit int) {
-	for _, o := range []struct {
-		s exec.Stream
-		d []byte
-	}{{exec.Stdout, res.Stdout.Data}, {exec.Stderr, res.Stderr.Data}} {
-		if len(o.d) > limit {
-			o.d = o.d[len(o.d)-limit:]
-		}
-		if len(o.d) > 0 {
-			t.add(exec.Chunk{Stream: o.s, Data: o.d, Time: time.Now()}, limit)
-		}
-	}
-}
-
-func (t *outputTail) trim(limit int) {
-	for t.size > limit && len(t.parts) > 0 {
-		first := &t.parts[0]
-		over := t.size - limit
-		if over >= len(first.Data) {
-			t.size -= len(first.Data)
-			t.parts = t.parts[1:]
-			continue
-		}
-		first.Data = first.Data[over:]
-		t.size -= over
-	}
-}
-
-func (t *outputTail) chunks() []exec.Chunk {
-	out := make([]exec.Chunk, len(t.parts))
-	for i, c := range t.parts {
-		out[i] = exec.Chunk{Stream: c.Stream, Data: append([]byte(nil), c.Data...), Time: c.Time}
-	}
-	return out
 }

@@ -87,7 +87,7 @@ type entry struct {
 	claim    *resolution             // the decision claimed for the pending call
 	decision chan resolution         // carries that decision to Submit
 	kill     context.CancelCauseFunc // cancels the approved or running call
-	tail     outputTail
+	tail     Tail
 	watch    Watcher // from the Request; nil when the front end does not watch
 }
 

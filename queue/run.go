@@ -81,10 +81,10 @@ func (q *Queue) run(ctx context.Context, e *entry) (Outcome, error) {
 	q.mu.Lock()
 	e.kill = nil
 	if !live {
-		e.tail.keep(res, q.opts.OutputTail)
+		e.tail.keep(res)
 		// A subscriber that attached while the call ran has seen none of
 		// its output: it gets the kept tail now, before the end.
-		for _, ch := range e.tail.chunks() {
+		for _, ch := range e.tail.Chunks() {
 			q.publishLocked(Event{Kind: EventOutput, Call: Call{ID: e.call.ID, Tool: e.call.Tool, Status: e.call.Status}, Output: &ch})
 		}
 	}
@@ -101,7 +101,7 @@ func (q *Queue) run(ctx context.Context, e *entry) (Outcome, error) {
 // subscribers.
 func (q *Queue) output(e *entry, ch exec.Chunk) {
 	q.mu.Lock()
-	e.tail.add(ch, q.opts.OutputTail)
+	e.tail.Add(ch)
 	ev := Event{Kind: EventOutput, Call: Call{ID: e.call.ID, Tool: e.call.Tool, Status: e.call.Status}, Output: &ch}
 	q.publishLocked(ev)
 	q.mu.Unlock()
@@ -113,13 +113,6 @@ func (q *Queue) get(e *entry) Call {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return e.call.clone()
-}
-
-// update changes the call without telling subscribers.
-func (q *Queue) update(e *entry, change func(c *Call)) {
-	q.mu.Lock()
-	change(&e.call)
-	q.mu.Unlock()
 }
 
 // set changes the call and publishes the change.

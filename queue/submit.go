@@ -77,7 +77,7 @@ func (q *Queue) admit() (ID, error) {
 
 // insert makes a call visible to snapshots.
 func (q *Queue) insert(c Call, watch Watcher) *entry {
-	e := &entry{call: c, decision: make(chan resolution, 1), watch: watch}
+	e := &entry{call: c, decision: make(chan resolution, 1), watch: watch, tail: NewTail(q.opts.OutputTail)}
 	q.mu.Lock()
 	q.calls[c.ID] = e
 	q.order = append(q.order, c.ID)

@@ -35,9 +35,9 @@ type progress struct {
 
 	mu      sync.Mutex
 	status  queue.Status
-	since   time.Time // when the call entered status
-	fresh   []byte    // output not yet sent, its newest keptOutput bytes
-	changed bool      // status changed since the last message
+	since   time.Time  // when the call entered status
+	fresh   queue.Tail // output not yet sent, its newest keptOutput bytes
+	changed bool       // status changed since the last message
 
 	wake   chan struct{}
 	done   chan struct{}
@@ -46,7 +46,7 @@ type progress struct {
 
 // startProgress begins reporting for a call made with token.
 func (s *Server) startProgress(ctx context.Context, token mcp.ProgressToken) *progress {
-	p := &progress{s: s, ctx: ctx, token: token, since: time.Now(),
+	p := &progress{s: s, ctx: ctx, token: token, since: time.Now(), fresh: queue.NewTail(keptOutput),
 		wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
 	go p.run()
 	return p
@@ -62,10 +62,7 @@ func (p *progress) stop() {
 func (p *progress) watch(ev queue.Event) {
 	p.mu.Lock()
 	if ev.Kind == queue.EventOutput {
-		p.fresh = append(p.fresh, ev.Output.Data...)
-		if over := len(p.fresh) - keptOutput; over > 0 {
-			p.fresh = append(p.fresh[:0], p.fresh[over:]...)
-		}
+		p.fresh.Add(*ev.Output)
 	} else if ev.Call.Status != p.status {
 		p.status, p.since, p.changed = ev.Call.Status, time.Now(), true
 	}
@@ -112,9 +109,9 @@ func (p *progress) next(now time.Time, quiet time.Duration) string {
 	defer p.mu.Unlock()
 	waited := human.Duration(now.Sub(p.since).Round(time.Second))
 	switch {
-	case len(p.fresh) > 0 && quiet >= p.s.opts.ProgressInterval:
-		msg := newestLines(p.fresh)
-		p.fresh, p.changed = p.fresh[:0], false
+	case p.fresh.Len() > 0 && quiet >= p.s.opts.ProgressInterval:
+		msg := newestLines(p.fresh.Bytes())
+		p.changed = false
 		return msg
 	case p.changed && p.status == queue.Pending:
 		p.changed = false

@@ -123,9 +123,6 @@ func (s *Server) setToolsLocked(cfg *config.Config) {
 // Config returns the config whose tools are offered now.
 func (s *Server) Config() *config.Config { return s.cfg.Load() }
 
-// Queue returns the queue the server submits calls to.
-func (s *Server) Queue() *queue.Queue { return s.q }
-
 // MCP returns the underlying mcp-go server, for transports this package
 // does not wrap (an in-process client in tests or a relay).
 func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }

@@ -201,3 +201,25 @@ func TestRememberedFile_Refuses(t *testing.T) {
 		})
 	}
 }
+
+func TestLoad_PolicyFileNamesItself(t *testing.T) {
+	work, state := dirs(t)
+	path := filepath.Join(state, "policy.json")
+	o := Options{Sources: []config.Source{{Name: "t.json", Data: []byte(`[{"name": "rm", "command": "id"}]`)}},
+		PolicyFile: path, Remembered: filepath.Join(state, "r.json"), WorkDir: work}
+	l, err := NewLoader(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Load(); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("missing file: error = %v, want one naming %s", err, path)
+	}
+	writeFile(t, path, `{"rules":[{"id":"x","decision":"deny","tool":"rm"}]}`)
+	got, err := l.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rules := got.Policy.Rules(); len(rules) != 1 || rules[0].Source() != path {
+		t.Fatalf("rules %v, want the policy file's one rule named by its path", rules)
+	}
+}

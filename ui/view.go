@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Smallest terminal the layout is drawn in; below it the console asks for
@@ -101,13 +100,4 @@ func (m *Model) helpView() string {
 		s = m.help.View(m.keys.forCall(m.selectedEntry(), m.change != nil))
 	}
 	return fit(" "+s, m.width)
-}
-
-// maxWidthOf returns the widest line.
-func maxWidthOf(lines []string) int {
-	w := 0
-	for _, l := range lines {
-		w = max(w, ansi.StringWidth(l))
-	}
-	return w
 }
