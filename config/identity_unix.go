@@ -18,13 +18,13 @@ func statOf(path string, fi os.FileInfo) (fileStat, bool) {
 	return fileStat{
 		id:    fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)},
 		links: uint64(st.Nlink),
-		mine:  st.Uid == uint32(os.Geteuid()) || writable(path) || writable(filepath.Dir(path)),
+		mine:  st.Uid == uint32(os.Geteuid()) || mayWrite(path) || mayWrite(filepath.Dir(path)),
 	}, true
 }
 
-// writable reports whether this process may write path (or, for a
+// mayWrite reports whether this process may write path (or, for a
 // directory, create and rename entries in it).
-func writable(path string) bool {
+func mayWrite(path string) bool {
 	const wOK = 2
 	return syscall.Access(path, wOK) == nil
 }

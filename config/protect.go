@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -100,13 +101,11 @@ func (rs *rootSet) writers(root string) string {
 	var by []string
 	for _, r := range rs.roots {
 		if r.Dir == root {
-			by = append(by, "tool "+quote(r.Tool)+" ("+r.Via+")")
+			by = append(by, fmt.Sprintf("tool %q (%s)", r.Tool, r.Via))
 		}
 	}
 	return strings.Join(slices.Compact(by), " and ")
 }
-
-func quote(s string) string { return `"` + s + `"` }
 
 // maxLinkSearch bounds how many entries the search for other names walks.
 const maxLinkSearch = 200_000
@@ -193,7 +192,7 @@ func (pr *protection) otherNames() {
 	for _, m := range pr.multi {
 		subject := m.what + " " + m.path
 		if m.what == "" {
-			subject = "program " + m.path + " of tool " + quote(m.tool)
+			subject = fmt.Sprintf("program %s of tool %q", m.path, m.tool)
 		}
 		if names := found[m.id]; len(names) > 0 {
 			o := names[0]

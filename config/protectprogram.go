@@ -6,15 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 )
 
-// maxInterpreters bounds how many "#!" interpreters deep the check follows
+// maxScriptDepth bounds how many "#!" interpreters deep the check follows
 // a program, as the kernel bounds how many it will run through.
-const maxInterpreters = 4
+const maxScriptDepth = 4
 
-// programs lists every program a tool may run: its argv[0], what it runs
+// runnablePrograms lists every program a tool may run: its argv[0], what it runs
 // through find's -exec, and for system_command every allowed program.
-func (t *Tool) programs() []string {
+func (t *Tool) runnablePrograms() []string {
 	var out []string
 	if t.Program != "" {
 		out = append(out, t.Program)
@@ -64,11 +65,11 @@ func (pr *protection) program(tool, prog string, depth int) {
 	if !refused && ok && st.mine && st.links > 1 {
 		pr.multi = append(pr.multi, multiName{id: st.id, tool: tool, path: real, links: st.links})
 	}
-	interp, err := interpreter(real)
+	interp, err := scriptInterpreter(real)
 	switch {
 	case err != nil:
 		pr.fail("program %s of tool %q: %v", real, tool, err)
-	case interp != "" && depth < maxInterpreters:
+	case interp != "" && depth < maxScriptDepth:
 		pr.program(tool, interp, depth+1)
 	}
 }
@@ -84,10 +85,10 @@ func linkIsMine(path string) bool {
 	return !ok || st.mine
 }
 
-// interpreter returns the program a "#!" script names on its first line,
+// scriptInterpreter returns the program a "#!" script names on its first line,
 // or "" for a file that is not such a script. A relative interpreter is an
 // error: the kernel would look for it in each call's working directory.
-func interpreter(path string) (string, error) {
+func scriptInterpreter(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", nil
@@ -118,5 +119,5 @@ func interpreter(path string) (string, error) {
 type relativeInterpreter struct{ name string }
 
 func (e *relativeInterpreter) Error() string {
-	return "its #! line names the interpreter " + quote(e.name) + " by a relative path, which the kernel looks up in the working directory of each call; write an absolute path"
+	return "its #! line names the interpreter " + strconv.Quote(e.name) + " by a relative path, which the kernel looks up in the working directory of each call; write an absolute path"
 }

@@ -102,7 +102,7 @@ func (c *Config) CheckProtected(files ...ProtectedFile) error {
 	}
 	checked := map[string]bool{}
 	for _, t := range c.Tools {
-		for _, prog := range t.programs() {
+		for _, prog := range t.runnablePrograms() {
 			if !checked[prog] {
 				checked[prog] = true
 				pr.program(t.Name, prog, 0)
