@@ -36,6 +36,12 @@ type Settings struct {
 	// SystemCommand enables the built-in system_command tool
 	// ("system_command"); nil leaves it off.
 	SystemCommand *SystemCommand
+	// DefaultPolicy turns assent's built-in rules on or off
+	// ("default_policy"; default true): read-only, non-shell tools run
+	// without asking, and common secret files and assent's own state are
+	// never read through a path argument. With false only the files' rules
+	// decide. nil means not set.
+	DefaultPolicy *bool
 }
 
 // SystemCommand configures the built-in system_command tool: the second
@@ -76,13 +82,16 @@ func (s Settings) MaxOutputOrDefault() int64 {
 	return DefaultMaxOutput
 }
 
+// DefaultPolicyOn reports whether the built-in rules apply.
+func (s Settings) DefaultPolicyOn() bool { return s.DefaultPolicy == nil || *s.DefaultPolicy }
+
 // settingsFrom reads a "settings" object. seen records which file set each
 // key, so that a second file setting it again is reported with both names.
 func settingsFrom(n *node, into *Settings, seen map[string]string) error {
 	if n.kind != kindObject {
 		return fieldError(n, "settings", "want an object, got %s", n.kind)
 	}
-	if err := checkKeys(n, "settings", "timeout", "max_timeout", "max_output", "system_command"); err != nil {
+	if err := checkKeys(n, "settings", "timeout", "max_timeout", "max_output", "system_command", "default_policy"); err != nil {
 		return err
 	}
 	for i, key := range n.keys {
@@ -102,6 +111,10 @@ func settingsFrom(n *node, into *Settings, seen map[string]string) error {
 			into.MaxOutput, err = readSize(v, field)
 		case "system_command":
 			into.SystemCommand, err = systemCommandFrom(v)
+		case "default_policy":
+			var on bool
+			on, err = readBool(v, field)
+			into.DefaultPolicy = &on
 		}
 		if err != nil {
 			return err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // WritableRoot is a directory some tool can write below. assent refuses to
@@ -68,47 +67,101 @@ func (c *Config) WritableRoots() []WritableRoot {
 }
 
 // ProtectedFile is one of assent's own files that no tool may be able to
-// write: a tool file, the policy file, the remembered-rules file or the
-// journal.
+// write: a tool file, the policy file, the remembered-rules file, the
+// journal and its key, the token, the runtime file and its directory.
 type ProtectedFile struct {
 	// What names the file's role for the message ("tool file", "journal").
 	What string
 	// Path is where it is (relative paths are taken from the process's
-	// working directory). The file need not exist yet.
+	// working directory). The file need not exist yet. A directory is
+	// protected with everything in it.
 	Path string
 }
 
-// CheckProtected refuses, naming both, every protected file that lies
-// under a root some tool may write to (see WritableRoots).
+// CheckProtected refuses, naming both, a protected file that a tool could
+// write, and a tool's program that a tool could replace (see WritableRoots
+// for where tools write):
+//   - a protected file whose path, resolved or as given, lies under a write
+//     root, by name or by identity (a directory above it is a root, seen
+//     through a bind mount or another name);
+//   - a protected directory that holds a write root;
+//   - a protected file with more than one name (hard link), wherever the
+//     other names are: writing any of them rewrites it. Write roots are
+//     searched so the message can name the other name;
+//   - a tool's program, a program it runs through find's -exec, and for a
+//     "#!" script its interpreter (and theirs), when it lies under a write
+//     root or has another name under one, unless this process cannot change
+//     it (a system program owned by another user in a directory it cannot
+//     write): no tool running as this user can change it either. A script
+//     naming a relative interpreter is refused, since the kernel would look
+//     for it in each call's working directory.
 func (c *Config) CheckProtected(files ...ProtectedFile) error {
-	roots := c.WritableRoots()
-	var errs []error
+	pr := &protection{rs: newRootSet(c.WritableRoots())}
 	for _, f := range files {
-		abs, err := filepath.Abs(f.Path)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %s: %w", f.What, f.Path, err))
-			continue
-		}
-		real, err := resolvePath("/", abs)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %s: %w", f.What, f.Path, err))
-			continue
-		}
-		var by []string
-		var dir string
-		for _, r := range roots {
-			if within(real, r.Dir) && (dir == "" || dir == r.Dir) {
-				dir = r.Dir
-				by = append(by, fmt.Sprintf("tool %q (%s)", r.Tool, r.Via))
+		pr.file(f)
+	}
+	checked := map[string]bool{}
+	for _, t := range c.Tools {
+		for _, prog := range t.runnablePrograms() {
+			if !checked[prog] {
+				checked[prog] = true
+				pr.program(t.Name, prog, 0)
 			}
 		}
-		if dir == "" {
-			continue
-		}
-		by = slices.Compact(by)
-		errs = append(errs, fmt.Errorf("%s %s lies under %s, where %s may write, so an agent could rewrite it; "+
-			"move the file elsewhere, or narrow the tool (read_only, or path roots and cwd that exclude it)",
-			f.What, real, dir, strings.Join(by, " and ")))
 	}
-	return errors.Join(errs...)
+	pr.otherNames()
+	return errors.Join(pr.errs...)
+}
+
+// protection collects what CheckProtected finds.
+type protection struct {
+	rs    *rootSet
+	errs  []error
+	multi []multiName // files with several names, to look for the others
+}
+
+// multiName is a checked file that has more than one name.
+type multiName struct {
+	id    fileID
+	what  string // role of a protected file, or "" for a program
+	tool  string // the tool whose program it is
+	path  string
+	links uint64
+}
+
+func (pr *protection) fail(format string, args ...any) {
+	pr.errs = append(pr.errs, fmt.Errorf(format, args...))
+}
+
+// file checks one protected file or directory.
+func (pr *protection) file(f ProtectedFile) {
+	abs, err := filepath.Abs(f.Path)
+	if err != nil {
+		pr.fail("%s %s: %w", f.What, f.Path, err)
+		return
+	}
+	real, err := resolvePath("/", abs)
+	if err != nil {
+		pr.fail("%s %s: %w", f.What, f.Path, err)
+		return
+	}
+	for _, name := range slices.Compact([]string{real, abs}) {
+		if root := pr.rs.under(name); root != "" {
+			pr.fail("%s %s lies under %s, where %s may write, so an agent could rewrite it; "+
+				"move the file elsewhere, or narrow the tool (read_only, or path roots and cwd that exclude it)",
+				f.What, name, root, pr.rs.writers(root))
+			return
+		}
+	}
+	st, fi, ok := statPath(real)
+	switch {
+	case !ok:
+	case fi.IsDir():
+		if root := pr.rs.holds(real); root != "" {
+			pr.fail("%s %s holds %s, where %s may write, so an agent could write into it; "+
+				"narrow the tool (read_only, or path roots and cwd outside it)", f.What, real, root, pr.rs.writers(root))
+		}
+	case st.links > 1:
+		pr.multi = append(pr.multi, multiName{id: st.id, what: f.What, path: real, links: st.links})
+	}
 }

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// defaultRules is the default policy shipped with the default tool pack.
+// defaultRules is a one-rule policy allowing read-only tools, as tool files
+// wrote it before the built-in rules.
 const defaultRules = `[{"id":"read-only","decision":"allow","read_only":true,"reason":"read-only tool"}]`
 
 // workedRules is the README's worked example of precedence.
@@ -67,16 +68,16 @@ func TestDecide_ReasonNamesAnUnexplainedRule(t *testing.T) {
 }
 
 func TestDecide_DefaultPolicy(t *testing.T) {
-	p := mustPolicy(t, defaultRules)
+	p := defaultPolicy(t, `[]`)
 	tests := []struct {
 		name   string
 		in     Input
 		action Action
 		rule   string
 	}{
-		{"read-only tool", Input{Tool: "list_files", ReadOnly: true}, Allow, "read-only"},
+		{"read-only tool", Input{Tool: "list_files", ReadOnly: true}, Allow, DefaultReadOnly},
 		{"other tool", Input{Tool: "write_file"}, Ask, ""},
-		{"read-only shell tool still asks", Input{Tool: "sh_ro", ReadOnly: true, Shell: true}, Ask, "read-only"},
+		{"read-only shell tool still asks", Input{Tool: "sh_ro", ReadOnly: true, Shell: true}, Ask, DefaultReadOnly},
 		{"shell tool", Input{Tool: "sh", Shell: true}, Ask, ""},
 	}
 	for _, tt := range tests {

@@ -92,7 +92,8 @@ func parseExamples(raw []byte) ([]example, error) {
 }
 
 // parseExampleInput reads one example: an object
-// {tool, args: {k: v or [v...]}, argv: [...], client, read_only, shell, path},
+// {tool, args: {k: v or [v...]}, paths: [...], argv: [...], client,
+// read_only, shell, path},
 // or the shorthand string "TOOL key=value ...", the same words `assent
 // explain` takes (split on spaces; a repeated key makes a list; use the
 // object form for values with spaces, argv or the flags).
@@ -125,8 +126,10 @@ func parseExampleInput(raw []byte) (Input, error) {
 			in.Argv, err = decodeStrings(m.raw)
 		case "args":
 			in.Args, err = parseExampleArgs(m.raw)
+		case "paths":
+			in.Paths, err = decodeStrings(m.raw)
 		default:
-			err = errors.New("unknown field (an example has tool, args, argv, client, read_only, shell, path)")
+			err = errors.New("unknown field (an example has tool, args, paths, argv, client, read_only, shell, path)")
 		}
 		if err != nil {
 			return Input{}, inField(m.key, err)

@@ -7,7 +7,8 @@ import (
 
 // fuzzInputs are the calls every fuzzed policy is asked about.
 var fuzzInputs = []Input{
-	{Tool: "grep", Args: args("pattern", "TODO", "path", "./src"), Path: "/usr/bin/grep", Argv: []string{"grep", "-rn", "--", "TODO", "./src"}},
+	{Tool: "grep", Args: args("pattern", "TODO", "path", "./src"), Path: "/usr/bin/grep", Argv: []string{"grep", "-rn", "--", "TODO", "./src"}, Paths: []string{"/srv/app/src"}},
+	{Tool: "wc", ReadOnly: true, Args: args("files", "a.go", "files", ".env"), Path: "/usr/bin/wc", Argv: []string{"wc", "--", "a.go", ".env"}, Paths: []string{"/srv/app/a.go", "/srv/app/.env"}},
 	{Tool: "rm", Args: args("files", "a", "files", "b.env"), Path: "/bin/rm", Argv: []string{"rm", "a", "b.env"}, Client: "claude-code"},
 	{Tool: "ls", ReadOnly: true, Args: args("dir", "*"), Path: "/bin/ls", Argv: []string{"ls", "*"}},
 	{Tool: "sh", Shell: true, Args: args("script", "echo hi\nrm -rf /"), Path: "/bin/sh", Argv: []string{"sh", "-c", "echo hi\nrm -rf /"}},
@@ -20,6 +21,7 @@ var fuzzInputs = []Input{
 func FuzzParseFile(f *testing.F) {
 	f.Add([]byte(defaultRules))
 	f.Add([]byte(workedRules))
+	f.Add([]byte(`[{"decision":"deny","paths":["*.env","/srv/*"],"except":{"paths":"/srv/ok/*"}},{"decision":"allow","paths":"*.go"}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rules, err := ParseFile("fuzz.json", data)
 		if err != nil {

@@ -76,13 +76,15 @@ func newRuleGen(seed uint64, tools int) *ruleGen {
 func (g *ruleGen) pick(options ...string) string { return options[g.r.IntN(len(options))] }
 
 var (
-	genArgNames  = []string{"path", "pattern", "files"}
-	genValues    = []string{"a", "b.go", "./src/main.go", "/etc/passwd", "*", "x y", "README.md", ""}
-	genArgvs     = [][]string{{"git", "status"}, {"git", "push", "origin"}, {"rm", "-rf", "./build"}, {"rm", "x"}, {"grep", "-rn", "--", "TODO", "./src"}, {"ls"}}
-	genPaths     = []string{"/usr/bin/git", "/bin/rm", "/usr/bin/grep", "/bin/ls", ""}
-	genClients   = []string{"claude-code", "cursor", ""}
-	argPatterns  = []string{`"*.go"`, `"./src/*"`, `"/etc/*"`, `"a"`, `"*"`, `"?"`, `{"regex":"[a-z]+\\.(go|md)"}`, `{"regex":"[ab].*"}`, `{"exact":"a"}`, `{"exact":["a","b.go"]}`, `{"exact":"*"}`}
-	argvPatterns = []string{`["git","status","**"]`, `["git","**"]`, `["rm","-rf","*"]`, `["rm","**"]`, `["*","**"]`, `["/usr/bin/*","**"]`, `[{"regex":"g.*"},"**"]`, `["grep","-rn","--","*","*"]`, `["ls"]`}
+	genArgNames   = []string{"path", "pattern", "files"}
+	genValues     = []string{"a", "b.go", "./src/main.go", "/etc/passwd", "*", "x y", "README.md", ""}
+	genArgvs      = [][]string{{"git", "status"}, {"git", "push", "origin"}, {"rm", "-rf", "./build"}, {"rm", "x"}, {"grep", "-rn", "--", "TODO", "./src"}, {"ls"}}
+	genPaths      = []string{"/usr/bin/git", "/bin/rm", "/usr/bin/grep", "/bin/ls", ""}
+	genClients    = []string{"claude-code", "cursor", ""}
+	argPatterns   = []string{`"*.go"`, `"./src/*"`, `"/etc/*"`, `"a"`, `"*"`, `"?"`, `{"regex":"[a-z]+\\.(go|md)"}`, `{"regex":"[ab].*"}`, `{"exact":"a"}`, `{"exact":["a","b.go"]}`, `{"exact":"*"}`}
+	pathsPatterns = []string{`"*.env"`, `".env"`, `["*.pem","/srv/*"]`, `"/srv/app/*"`, `"*"`, `"/etc/passwd"`, `["id_rsa*"]`}
+	genPathArgs   = []string{"/srv/app/main.go", "/srv/app/.env", "/srv/app/prod.env", "/etc/passwd", "/home/me/.ssh/id_rsa", "/srv/x.pem", "/"}
+	argvPatterns  = []string{`["git","status","**"]`, `["git","**"]`, `["rm","-rf","*"]`, `["rm","**"]`, `["*","**"]`, `["/usr/bin/*","**"]`, `[{"regex":"g.*"},"**"]`, `["grep","-rn","--","*","*"]`, `["ls"]`}
 )
 
 // matchers writes the body of a random matcher set (without braces); it may
@@ -108,6 +110,9 @@ func (g *ruleGen) matchers(wildTool bool) []string {
 	}
 	if g.r.IntN(4) == 0 {
 		f = append(f, `"only_args":true`)
+	}
+	if g.r.IntN(3) == 0 {
+		f = append(f, `"paths":`+pathsPatterns[g.r.IntN(len(pathsPatterns))])
 	}
 	if g.r.IntN(3) == 0 {
 		f = append(f, `"argv":`+argvPatterns[g.r.IntN(len(argvPatterns))])
@@ -159,6 +164,9 @@ func (g *ruleGen) input() Input {
 			}
 			in.Args[name] = vals
 		}
+	}
+	for range g.r.IntN(4) { // the resolved path arguments, often none
+		in.Paths = append(in.Paths, genPathArgs[g.r.IntN(len(genPathArgs))])
 	}
 	return in
 }

@@ -15,6 +15,7 @@ type matchSet struct {
 	readOnly *bool        // the tool's read_only declaration
 	args     []argPattern // per-parameter patterns, sorted by name
 	onlyArgs bool         // no parameter outside args may be present
+	paths    []pathGlob   // globs for every path argument, as written
 	argv     []pattern    // one pattern per argv element, as written
 	argvRest bool         // the last argv pattern is "**"
 	// argv0Path is true when the argv[0] pattern mentions '/', so it names
@@ -29,7 +30,7 @@ type argPattern struct {
 }
 
 // matcherKeys lists the fields a matchSet reads, for error messages.
-const matcherKeys = "tool, args, only_args, argv, client, read_only"
+const matcherKeys = "tool, args, only_args, paths, argv, client, read_only"
 
 // parseField reads one matcher field into m. It reports false for a key that
 // is not a matcher, so rules can add their own fields around it.
@@ -48,6 +49,8 @@ func (m *matchSet) parseField(key string, raw []byte) (bool, error) {
 		m.onlyArgs, err = decodeBool(raw)
 	case "args":
 		m.args, err = parseArgs(raw)
+	case "paths":
+		m.paths, err = parsePaths(raw)
 	case "argv":
 		m.argv, m.argvRest, err = parseArgv(raw)
 		m.argv0Path = err == nil && m.argv[0].mentionsSlash()
@@ -133,7 +136,7 @@ func parseArgv(raw []byte) ([]pattern, bool, error) {
 // isEmpty reports whether no matcher is set.
 func (m *matchSet) isEmpty() bool {
 	return m.tool == nil && m.client == nil && m.readOnly == nil &&
-		len(m.args) == 0 && !m.onlyArgs && m.argv == nil
+		len(m.args) == 0 && !m.onlyArgs && m.paths == nil && m.argv == nil
 }
 
 // call is an Input prepared for matching: the base names argv[0] patterns
@@ -186,6 +189,9 @@ func (m *matchSet) matches(c *call, every bool) bool {
 		if !ok || !m.args[i].p.matchValues(vals, every, &c.memo) {
 			return false
 		}
+	}
+	if m.paths != nil && !matchPaths(m.paths, in.Paths, every) {
+		return false
 	}
 	return true
 }

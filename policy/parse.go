@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // RuleError is a problem with one rule, located for the operator: the file,
@@ -60,6 +61,9 @@ func ParseRules(source string, data []byte) ([]Rule, error) {
 	for i, raw := range items {
 		r, err := parseRule(raw)
 		r.source, r.index = source, i
+		if err == nil && strings.HasPrefix(r.id, builtinPrefix) {
+			err = &fieldError{field: "id", err: fmt.Errorf("ids starting with %q are kept for assent's built-in rules", builtinPrefix)}
+		}
 		if err == nil && r.id != "" {
 			if prev, dup := ids[r.id]; dup {
 				err = &fieldError{field: "id", err: fmt.Errorf("id already used by rules[%d]", prev)}

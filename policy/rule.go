@@ -91,6 +91,7 @@ type matchJSON struct {
 	Tool     *string            `json:"tool,omitempty"`
 	Args     map[string]pattern `json:"args,omitempty"`
 	OnlyArgs bool               `json:"only_args,omitempty"`
+	Paths    any                `json:"paths,omitempty"`
 	Argv     []pattern          `json:"argv,omitempty"`
 	Client   *string            `json:"client,omitempty"`
 	ReadOnly *bool              `json:"read_only,omitempty"`
@@ -103,7 +104,7 @@ type examplesJSON struct {
 }
 
 func (m *matchSet) toJSON() matchJSON {
-	j := matchJSON{OnlyArgs: m.onlyArgs, Argv: m.argv, ReadOnly: m.readOnly}
+	j := matchJSON{OnlyArgs: m.onlyArgs, Paths: pathsJSON(m.paths), Argv: m.argv, ReadOnly: m.readOnly}
 	if m.tool != nil {
 		j.Tool = &m.tool.text
 	}

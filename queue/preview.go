@@ -39,7 +39,7 @@ func NewPreview(pol *policy.Policy, headless bool, req Request) (Preview, error)
 		return Preview{Call: c}, err
 	}
 	c.Values, c.Secrets, c.Command, c.Hash = exp.Values, exp.Secrets, exp.Command, exp.Command.Hash()
-	c.Decision = pol.Decide(c.input())
+	c.Decision = pol.Decide(c.input(t))
 	p := Preview{Call: c}
 	switch {
 	case c.Decision.Action != policy.Ask:
@@ -55,8 +55,20 @@ func (q *Queue) Preview(req Request) (Preview, error) {
 	return NewPreview(q.Policy(), q.opts.Headless, req)
 }
 
-// input is the call as policy sees it.
-func (c Call) input() policy.Input {
+// input is the call of tool t as policy sees it.
+func (c Call) input(t *config.Tool) policy.Input {
+	in := c.ruleInput()
+	for _, p := range t.Params {
+		if p.Type == config.Path {
+			in.Paths = append(in.Paths, c.Values[p.Name]...)
+		}
+	}
+	return in
+}
+
+// ruleInput is what a remembered rule is proposed from: the call's tool,
+// arguments and client.
+func (c Call) ruleInput() policy.Input {
 	return policy.Input{Tool: c.Tool, ReadOnly: c.ReadOnly, Shell: c.Shell, Args: c.Values,
 		Path: c.Command.Path, Argv: c.Command.Argv, Client: c.Client}
 }

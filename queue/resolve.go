@@ -59,7 +59,7 @@ func (q *Queue) Narrowest(id ID) (policy.Rule, error) {
 	if err != nil {
 		return policy.Rule{}, err
 	}
-	return policy.Narrowest(c.input()), nil
+	return policy.Narrowest(c.ruleInput()), nil
 }
 
 // ApproveRemember approves a pending call and remembers rule: for this

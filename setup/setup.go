@@ -45,6 +45,10 @@ type Options struct {
 	WorkDir string
 	// PATH finds bare program names; "" means the process's $PATH.
 	PATH string
+	// StateDirs are assent's own directories (state, config, runtime)
+	// that the built-in rules deny every tool; nil means the state and
+	// config directories of this user.
+	StateDirs []string
 }
 
 // Loaded is one consistent set-up: the tools and the policy built with
@@ -80,6 +84,15 @@ func NewLoader(o Options) (*Loader, error) {
 			return nil, err
 		}
 		o.Remembered = filepath.Join(dir, "remembered.json")
+	}
+	if o.StateDirs == nil {
+		for _, dir := range []func() (string, error){state.Dir, state.ConfigDir} {
+			d, err := dir()
+			if err != nil {
+				return nil, err
+			}
+			o.StateDirs = append(o.StateDirs, d)
+		}
 	}
 	mem, err := policy.NewMemory(RememberedFile(o.Remembered))
 	if err != nil {
@@ -144,8 +157,9 @@ func (l *Loader) LoadConfig() (*config.Config, error) {
 	return config.Load(config.Options{WorkDir: l.opts.WorkDir, PATH: l.opts.PATH}, srcs...)
 }
 
-// policy builds the policy from the tool files' rules and the policy
-// file's, over the loader's memory. Every rule error is reported.
+// policy builds the policy from the tool files' rules, the policy file's
+// and, unless the settings turn them off, the built-in rules, over the
+// loader's memory. Every rule error is reported.
 func (l *Loader) policy(cfg *config.Config) (*policy.Policy, error) {
 	var rules []policy.Rule
 	var errs []error
@@ -166,6 +180,13 @@ func (l *Loader) policy(cfg *config.Config) (*policy.Policy, error) {
 		} else {
 			rules = append(rules, r...)
 		}
+	}
+	if cfg.Settings.DefaultPolicyOn() {
+		builtin, err := policy.DefaultRules(l.opts.StateDirs)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		rules = append(rules, builtin...)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

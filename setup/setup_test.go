@@ -72,8 +72,8 @@ func TestLoad_FilesPolicyAndMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Config.Tool("look") == nil || len(got.Policy.Rules()) != 3 || got.Policy.Memory() != l.Memory() {
-		t.Fatalf("loaded %v tools, %d rules", got.Config.Sources, len(got.Policy.Rules()))
+	if got.Config.Tool("look") == nil || len(fileRules(got.Policy)) != 3 || got.Policy.Memory() != l.Memory() {
+		t.Fatalf("loaded %v tools, %d rules from files", got.Config.Sources, len(fileRules(got.Policy)))
 	}
 	if files := l.Files(); len(files) != 2 || files[0] != tools || files[1] != pol {
 		t.Errorf("Files() = %v", files)
@@ -219,7 +219,54 @@ func TestLoad_PolicyFileNamesItself(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rules := got.Policy.Rules(); len(rules) != 1 || rules[0].Source() != path {
+	if rules := fileRules(got.Policy); len(rules) != 1 || rules[0].Source() != path {
 		t.Fatalf("rules %v, want the policy file's one rule named by its path", rules)
+	}
+}
+
+// fileRules are the policy's rules that came from files, not built in.
+func fileRules(p *policy.Policy) []policy.Rule {
+	var out []policy.Rule
+	for _, r := range p.Rules() {
+		if r.Source() != policy.BuiltinSource {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// The built-in rules follow the files' rules and deny assent's own
+// directories; settings.default_policy: false turns them off.
+func TestLoad_BuiltinRules(t *testing.T) {
+	work, state := dirs(t)
+	load := func(settings string) *policy.Policy {
+		t.Helper()
+		l, err := NewLoader(Options{Sources: []config.Source{{Name: "t.json", Data: []byte(
+			`{"tools": [{"name": "cat", "command": "cat -- {path}", "read_only": true, "params": {"path": {"type": "path", "under": ["/"]}}}]` +
+				settings + `}`)}}, Remembered: filepath.Join(state, "r.json"), WorkDir: work, StateDirs: []string{state}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := l.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.Policy
+	}
+	on := load("")
+	rules := on.Rules()
+	if len(rules) != 3 || rules[0].ID() != policy.DefaultReadOnly || rules[2].ID() != policy.DefaultAssentState {
+		t.Fatalf("rules %v, want the three built-in ones", rules)
+	}
+	in := policy.Input{Tool: "cat", ReadOnly: true, Paths: []string{filepath.Join(state, "token")}}
+	if d := on.Decide(in); d.Action != policy.Deny || d.Rule != policy.DefaultAssentState {
+		t.Errorf("reading the state directory: %s by %s", d.Action, d.Rule)
+	}
+	off := load(`, "settings": {"default_policy": false}`)
+	if rules := off.Rules(); len(rules) != 0 {
+		t.Errorf("with default_policy false: rules %v", rules)
+	}
+	if d := off.Decide(in); d.Action != policy.Ask {
+		t.Errorf("with default_policy false: %s by %s, want ask", d.Action, d.Rule)
 	}
 }

@@ -28,7 +28,8 @@ func TestCheck_DefaultPack(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"9 tools from (embedded) examples/default.json", "grep_search  [read-only]",
-		"run:     /usr/bin/grep -rnI --color=never -e {pattern} -- {path}", "{pattern}  string, required, max 1000 chars",
+		"run:     /usr/bin/grep -rnI --color=never --exclude=.env", "-e {pattern} -- {path}",
+		`{pattern}  string, required, pattern ([^\\]|\\[^1-9{])*, max 1000 chars`,
 		`"additionalProperties":false`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

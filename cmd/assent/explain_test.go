@@ -78,7 +78,7 @@ func TestExplain_JSONAndTypes(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ex); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if ex.Action != "allow" || ex.Rule != "read-only" || len(ex.Argv) != 5 || ex.Argv[2] != "5" {
+	if ex.Action != "allow" || ex.Rule != "default:read-only" || len(ex.Argv) != 5 || ex.Argv[2] != "5" {
 		t.Fatalf("explanation %+v", ex)
 	}
 	if _, err := run(t, "explain", "head_file", "lines=five"); err == nil || !strings.Contains(err.Error(), `"five" is not a number`) {
@@ -107,7 +107,7 @@ func TestCheck_ListsRulesAndExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"2 rules", "allow read-only", "deny  no-env", `example "read_file path=/x/a.env" matches: ok`, "0 remembered rules"} {
+	for _, want := range []string{"4 rules", "allow default:read-only", "deny  no-env", `example "read_file path=/x/a.env" matches: ok`, "0 remembered rules"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

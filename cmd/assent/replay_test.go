@@ -45,10 +45,10 @@ func TestReplay_DryRun(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	want := map[string][]string{
-		"r-1": {"allow by rule", "allow (rule read-only)", "  -"},
+		"r-1": {"allow by rule", "allow (rule default:read-only)", "  -"},
 		"r-2": {"refused", "the tool no longer exists"},
 		"r-3": {"refused", "arguments refused today", "outside the allowed directories"},
-		"r-4": {"deny by rule", "allow (rule read-only)", "decision was deny by rule old-deny"},
+		"r-4": {"deny by rule", "allow (rule default:read-only)", "decision was deny by rule old-deny"},
 	}
 	for _, l := range lines[1:] {
 		id := strings.Fields(l)[0]

@@ -51,7 +51,7 @@ func (c call) String() string {
 func demoCalls() []call {
 	return []call{
 		{"list_files", map[string]any{"directory": "examples"}},
-		{"read_file", map[string]any{"path": ".env"}},
+		{"read_file", map[string]any{"path": "go.mod"}},
 		{"get_datetime", map[string]any{"format": "%H:%M"}},
 	}
 }

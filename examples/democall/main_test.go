@@ -61,7 +61,7 @@ func TestRun_FindsAssentAndCalls(t *testing.T) {
 	for _, want := range []string{
 		"connected; calling 3 tools",
 		"1. list_files directory=examples\n   refused: denied: no approver is attached (headless): the demo asks",
-		"2. read_file path=.env\n   refused: denied: no approver is attached (headless): the demo asks",
+		"2. read_file path=go.mod\n   refused: denied: no approver is attached (headless): the demo asks",
 		"3. get_datetime format=%H:%M\n   refused: denied: no approver is attached (headless): the demo asks",
 	} {
 		if !strings.Contains(got, want) {
