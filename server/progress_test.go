@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -66,17 +65,33 @@ func TestProgress_HeartbeatWhileWaitingForApproval(t *testing.T) {
 	}
 }
 
+// A call made without a progress token gets no progress notifications: a
+// second call, with a token, on the same session shows that notifications
+// flow there, and every one that arrived carries the second call's token.
 func TestProgress_NoTokenNoNotifications(t *testing.T) {
 	f := newFixture(t, nil)
 	f.Runner.Expect("uname", "p").Stdout("line\n")
+	hold := make(chan struct{})
+	f.Runner.Expect("uname", "q").Stdout("line\n").Hold = hold
 	var n servertest.Notes
 	c := f.inProcess(nil, &n)
 	if _, err := servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "p"}, ""); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond) // room for a notification that should not come
-	if m := n.Messages(mcp.MethodNotificationProgress); len(m) != 0 {
-		t.Fatalf("progress without a token: %q", m)
+	done := make(chan error, 1)
+	go func() {
+		_, err := servertest.Call(context.Background(), c, "look", map[string]any{"what_thing": "q"}, "second")
+		done <- err
+	}()
+	servertest.WaitFor(t, "the second call's progress", func() bool { return len(n.Tokens()) > 0 })
+	close(hold)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range n.Tokens() {
+		if tok != "second" {
+			t.Fatalf("progress notifications carry tokens %v; the call without a token got some", n.Tokens())
+		}
 	}
 }
 

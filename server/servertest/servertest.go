@@ -44,6 +44,20 @@ func (n *Notes) Add(x mcp.JSONRPCNotification) {
 	n.mu.Unlock()
 }
 
+// Tokens returns the progressToken of every progress notification, in
+// arrival order (nil for one without a token).
+func (n *Notes) Tokens() []any {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []any
+	for _, x := range n.got {
+		if x.Method == string(mcp.MethodNotificationProgress) {
+			out = append(out, x.Params.AdditionalFields["progressToken"])
+		}
+	}
+	return out
+}
+
 // Messages returns the "message" of every notification of the method, in
 // arrival order.
 func (n *Notes) Messages(method mcp.MCPMethod) []string {
