@@ -178,7 +178,12 @@ func (m *matchSet) matches(c *call, every bool) bool {
 		return false
 	}
 	if m.onlyArgs {
-		for name := range in.Args {
+		// A parameter given as an empty list adds nothing to the call, so
+		// it is no parameter outside the rule's.
+		for name, vals := range in.Args {
+			if len(vals) == 0 {
+				continue
+			}
 			if !slices.ContainsFunc(m.args, func(a argPattern) bool { return a.name == name }) {
 				return false
 			}

@@ -26,10 +26,31 @@ func Narrowest(in Input) Rule {
 	r.match.tool = &tool
 	r.match.onlyArgs = true
 	for name, vals := range in.Args {
+		if len(vals) == 0 {
+			continue // an empty list adds nothing; only_args does not count it
+		}
 		r.match.args = append(r.match.args, argPattern{name: name, p: exactValues(vals)})
 	}
 	sortArgs(r.match.args)
 	return r
+}
+
+// ForClient returns a copy of the rule that matches only calls from the
+// named client (literally: a `*` in a client's name is not a wildcard), as
+// "allow for this session" proposes by default. The copy has no place yet.
+func (r Rule) ForClient(name string) Rule {
+	g := literalGlob(name)
+	r.match.client = &g
+	r.source, r.index, r.memory = "", -1, ""
+	return r
+}
+
+// Matches reports whether the rule matches the call, as deciding reads it
+// for the rule's decision. The queue checks with it that a rule an
+// operator widened still covers the call it was made from.
+func (r Rule) Matches(in Input) bool {
+	c := newCall(&in)
+	return r.matches(&c)
 }
 
 // WidenArg returns a copy of the rule in which parameter param matches the

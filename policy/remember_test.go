@@ -133,3 +133,39 @@ func TestPolicy_RememberRefusesRulesThatWouldNotReadBack(t *testing.T) {
 		t.Errorf("Remembered() = %v, want none", got)
 	}
 }
+
+func TestNarrowest_EmptyListsAddNothing(t *testing.T) {
+	in := Input{Tool: "system_command", Args: map[string][]string{"command": {"ls"}, "env": {}, "args": {"-l"}}}
+	r := Narrowest(in)
+	if strings.Contains(r.String(), `"env"`) {
+		t.Errorf("rule %s stores the empty env", r)
+	}
+	if !r.Matches(in) {
+		t.Errorf("rule %s does not cover the call it was made from", r)
+	}
+	without := Input{Tool: "system_command", Args: map[string][]string{"command": {"ls"}, "args": {"-l"}}}
+	if !r.Matches(without) {
+		t.Errorf("rule %s does not cover the same call without the empty list", r)
+	}
+	with := Input{Tool: "system_command", Args: map[string][]string{"command": {"ls"}, "env": {"A=1"}, "args": {"-l"}}}
+	if r.Matches(with) {
+		t.Errorf("rule %s covers a call that sets env", r)
+	}
+}
+
+func TestRule_ForClient(t *testing.T) {
+	in := grepCall()
+	in.Client = "claude*code"
+	r := Narrowest(in).ForClient(in.Client)
+	if !r.Matches(in) {
+		t.Errorf("rule %s does not cover its own client's call", r)
+	}
+	other := in
+	other.Client = "claude-code"
+	if r.Matches(other) {
+		t.Errorf("rule %s covers another client (the * must be literal)", r)
+	}
+	if err := rememberable(r); err != nil {
+		t.Errorf("a client-scoped rule cannot be remembered: %v", err)
+	}
+}

@@ -20,6 +20,8 @@ type Preview struct {
 	// deny, ByHeadless when headless mode turned an ask into a deny, and ""
 	// when an operator must answer.
 	Decider Decider
+	// Input is the call as policy saw it.
+	Input policy.Input
 }
 
 // NewPreview expands req with its tool and decides it with pol; with
@@ -39,8 +41,9 @@ func NewPreview(pol *policy.Policy, headless bool, req Request) (Preview, error)
 		return Preview{Call: c}, err
 	}
 	c.Values, c.Secrets, c.Command, c.Hash = exp.Values, exp.Secrets, exp.Command, exp.Command.Hash()
-	c.Decision = pol.Decide(c.input(t))
-	p := Preview{Call: c}
+	in := c.input(t)
+	c.Decision = pol.Decide(in)
+	p := Preview{Call: c, Input: in}
 	switch {
 	case c.Decision.Action != policy.Ask:
 		p.Decider = ByRule

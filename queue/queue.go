@@ -88,7 +88,8 @@ type entry struct {
 	decision chan resolution         // carries that decision to Submit
 	kill     context.CancelCauseFunc // cancels the approved or running call
 	tail     Tail
-	watch    Watcher // from the Request; nil when the front end does not watch
+	watch    Watcher      // from the Request; nil when the front end does not watch
+	input    policy.Input // the call as policy saw it; set before the call is shared
 }
 
 // resolution is an operator's (or the queue's) answer to a pending call.

@@ -34,7 +34,7 @@ func TestResolve_FirstDecisionWins(t *testing.T) {
 		actions := map[string]func() error{
 			"approve": func() error { return f.Queue.Approve(id) },
 			"deny":    func() error { return f.Queue.Deny(id, "raced") },
-			"edit":    func() error { return f.Queue.ApproveEdited(id, []string{"touch", "--", f.WorkDir + "/edited"}) },
+			"edit":    func() error { return f.Queue.ApproveEdited(id, []string{"touch", "--", f.WorkDir + "/edited"}, "") },
 		}
 		var wg sync.WaitGroup
 		var mu sync.Mutex

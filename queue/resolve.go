@@ -25,10 +25,11 @@ func (q *Queue) Deny(id ID, reason string) error {
 	return q.resolve(id, resolution{decider: ByOperator, reason: reason})
 }
 
-// ApproveEdited runs argv instead of the command shown. The edit is a new
-// command: it must be non-empty and free of NUL bytes, and a changed
-// program is resolved again in PATH; it is journaled beside the original.
-func (q *Queue) ApproveEdited(id ID, argv []string) error {
+// ApproveEdited runs argv, fed stdin, instead of the command shown (pass
+// the call's own stdin to leave it as it was). The edit is a new command:
+// it must be non-empty and free of NUL bytes, and a changed program is
+// resolved again in PATH; it is journaled beside the original.
+func (q *Queue) ApproveEdited(id ID, argv []string, stdin string) error {
 	c, err := q.Call(id)
 	if err != nil {
 		return err
@@ -37,7 +38,7 @@ func (q *Queue) ApproveEdited(id ID, argv []string) error {
 		return errors.New("the edited command is empty")
 	}
 	cmd := c.Command
-	cmd.Argv = slices.Clone(argv)
+	cmd.Argv, cmd.Stdin = slices.Clone(argv), stdin
 	if argv[0] != c.Command.Argv[0] {
 		path, err := config.ResolveProgram(argv[0], q.opts.PATH)
 		if err != nil {
@@ -66,6 +67,19 @@ func (q *Queue) Narrowest(id ID) (policy.Rule, error) {
 // session, or in the remembered-rules file when always is set. The call is
 // approved even when saving the rule fails; the error then says so.
 func (q *Queue) ApproveRemember(id ID, rule policy.Rule, always bool) error {
+	q.mu.Lock()
+	e := q.calls[id]
+	var in policy.Input
+	if e != nil {
+		in = e.input
+	}
+	q.mu.Unlock()
+	if e == nil {
+		return fmt.Errorf("call %s: %w", id, ErrUnknownCall)
+	}
+	if !rule.Matches(in) {
+		return errors.New("the rule does not cover this call (a widened value must still match every value the call has): widen it again, or approve without remembering")
+	}
 	if always {
 		c, err := q.Call(id)
 		if err != nil {

@@ -33,6 +33,7 @@ func (q *Queue) Submit(ctx context.Context, req Request) (Outcome, error) {
 	// From here on the entry is shared: its call is written under q.mu
 	// only, by this goroutine, except where an operator action says so.
 	e := q.insert(c, req.Watch)
+	e.input = p.Input
 	if err := q.record(&c, journal.Record{Event: journal.Received, Tool: c.Tool, Client: c.Client,
 		Session: c.Session, Args: c.Args}); err != nil {
 		return q.refuse(e, ByJournal, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/queue/queuetest"
 )
 
 // nextEvent reads one event or fails after a while.
@@ -142,16 +143,16 @@ func TestSubmit_ApproveEdited(t *testing.T) {
 	f.Runner.Expect("touch", "--", "/tmp/other")
 	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
 	id := f.WaitStatus(1, queue.Pending).ID
-	if err := f.Queue.ApproveEdited(id, []string{}); err == nil {
+	if err := f.Queue.ApproveEdited(id, []string{}, ""); err == nil {
 		t.Fatal("empty edit accepted")
 	}
-	if err := f.Queue.ApproveEdited(id, []string{"touch", "a\x00b"}); err == nil || !strings.Contains(err.Error(), "NUL") {
+	if err := f.Queue.ApproveEdited(id, []string{"touch", "a\x00b"}, ""); err == nil || !strings.Contains(err.Error(), "NUL") {
 		t.Fatalf("NUL edit: %v", err)
 	}
-	if err := f.Queue.ApproveEdited(id, []string{"no-such-program-xyz"}); err == nil || !strings.Contains(err.Error(), "not installed") {
+	if err := f.Queue.ApproveEdited(id, []string{"no-such-program-xyz"}, ""); err == nil || !strings.Contains(err.Error(), "not installed") {
 		t.Fatalf("unresolvable edit: %v", err)
 	}
-	if err := f.Queue.ApproveEdited(id, []string{"touch", "--", "/tmp/other"}); err != nil {
+	if err := f.Queue.ApproveEdited(id, []string{"touch", "--", "/tmp/other"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	r := <-res
@@ -301,7 +302,7 @@ func TestSubmit_FrozenCommand(t *testing.T) {
 	f.Runner.Expect("touch", "--", "edited")
 	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
 	c := f.WaitPending()
-	if err := f.Queue.ApproveEdited(c.ID, []string{"touch", "--", "edited"}); err != nil {
+	if err := f.Queue.ApproveEdited(c.ID, []string{"touch", "--", "edited"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	r := <-res
@@ -456,5 +457,39 @@ func TestSubmit_RefusedSecretNumberIsNotJournaled(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "‹secret:") {
 		t.Fatal("the journal does not show the masked argument at all")
+	}
+}
+
+// A rule an operator widened must still cover the call it was made from:
+// widening a list parameter to one item's value would save a rule that
+// does not allow the call just approved.
+func TestApproveRemember_RuleMustCoverTheCall(t *testing.T) {
+	f := queuetest.New(t, queuetest.Options{Tools: `[{"name": "say", "command": "echo -- {words...}"}]`})
+	f.Runner.Expect("echo", "--", "hello", "there")
+	res := f.SubmitAsync(context.Background(), f.Request("say", map[string]any{"words": []any{"hello", "there"}}))
+	c := f.WaitPending()
+	rule, err := f.Queue.Narrowest(c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrow, err := rule.WidenArg("words", "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Queue.ApproveRemember(c.ID, narrow, false); err == nil || !strings.Contains(err.Error(), "does not cover this call") {
+		t.Fatalf("a rule that does not cover the call: %v", err)
+	}
+	if got, _ := f.Queue.Call(c.ID); got.Status != queue.Pending {
+		t.Fatalf("the refused rule settled the call: %s", got.Status)
+	}
+	wide, err := rule.WidenArg("words", "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Queue.ApproveRemember(c.ID, wide, false); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-res; r.Out.Call.Status != queue.Done {
+		t.Fatalf("call %+v", r.Out.Call)
 	}
 }

@@ -28,8 +28,9 @@ type denyAction struct {
 	reason string
 }
 type editAction struct {
-	id   queue.ID
-	argv []string
+	id    queue.ID
+	argv  []string
+	stdin string
 }
 type rememberAction struct {
 	id     queue.ID
@@ -72,7 +73,7 @@ func (m *Model) perform(a action) tea.Cmd {
 	case denyAction:
 		return func() tea.Msg { return report(q.Deny(a.id, a.reason)) }
 	case editAction:
-		return func() tea.Msg { return report(q.ApproveEdited(a.id, a.argv)) }
+		return func() tea.Msg { return report(q.ApproveEdited(a.id, a.argv, a.stdin)) }
 	case rememberAction:
 		return func() tea.Msg { return report(q.ApproveRemember(a.id, a.rule, a.always)) }
 	case sessionAction:

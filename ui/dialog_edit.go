@@ -18,6 +18,7 @@ type editDialog struct {
 	id        queue.ID
 	title     string
 	orig      []string
+	stdin     string // the call's stdin, passed on unchanged
 	area      textarea.Model
 	argv      []string // the parsed edit, while it is reviewed
 	err       error
@@ -40,7 +41,7 @@ func newEditDialog(st Styles, c *queue.Call) *editDialog {
 	fk := defaultFormKeys()
 	fk.Confirm.SetHelp("enter", "review")
 	return &editDialog{id: c.ID, title: "edit " + c.ID.String() + " " + clean(c.Tool, nil),
-		orig: slices.Clone(c.Command.Argv), area: ta, fk: fk,
+		orig: slices.Clone(c.Command.Argv), stdin: c.Command.Stdin, area: ta, fk: fk,
 		again: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit again"))}
 }
 
@@ -71,7 +72,7 @@ func (d *editDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 		d.reviewing = false
 		return d, nil, d.area.Focus()
 	case isConfirm(msg, d.fk) && d.reviewing:
-		return nil, editAction{d.id, d.argv}, nil
+		return nil, editAction{d.id, d.argv, d.stdin}, nil
 	case isConfirm(msg, d.fk):
 		d.argv, d.err = queue.ParseEdit(d.area.Value())
 		if d.err == nil && slices.Equal(d.argv, d.orig) {
