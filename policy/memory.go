@@ -1,11 +1,14 @@
 package policy
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Store keeps the "always allow" rules between runs: the remembered-rules
@@ -20,6 +23,42 @@ type Store interface {
 	Name() string
 }
 
+// savedID is the id an "always allow" rule is saved with when it has none:
+// derived from what it matches, so the same rule saved twice has the same
+// id, and the id names it in the journal however the file is reordered.
+func savedID(r Rule) string {
+	sum := sha256.Sum256([]byte(r.sameMatches()))
+	return "saved-" + hex.EncodeToString(sum[:4])
+}
+
+// Forget removes the always rule with the given id from the store and from
+// the rules in force. A rule that is not there is an error naming it.
+func (m *Memory) Forget(id string) error {
+	if m.store == nil {
+		return errors.New("no remembered-rules file is configured")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	current, err := m.store.Load()
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(current, func(r Rule) bool { return r.id == id || r.Label() == id })
+	if i < 0 {
+		return fmt.Errorf("no remembered rule %q in %s", id, m.store.Name())
+	}
+	current = slices.Delete(current, i, i+1)
+	for j := range current {
+		current[j].index = j
+	}
+	if err := m.store.Save(current); err != nil {
+		return err
+	}
+	m.always = current
+	m.publish()
+	return nil
+}
+
 // Memory holds the approvals an operator asked to remember: session rules,
 // in memory until assent exits, and always rules, kept in a Store. It lives
 // apart from any Policy and outlives reloads: every Policy built with the
@@ -27,7 +66,8 @@ type Store interface {
 // it is remembered, so a rule remembered while a changed tool file is being
 // applied is never lost or left out of force.
 type Memory struct {
-	store Store // nil: always rules cannot be kept
+	store Store            // nil: always rules cannot be kept
+	clock func() time.Time // when a rule is saved
 
 	// mu serializes remembering (and the store write it may do); deciding
 	// never takes it.
@@ -49,7 +89,7 @@ type remembered struct {
 // NewMemory returns a memory holding the store's rules (none when store is
 // nil: then only session rules can be remembered).
 func NewMemory(store Store) (*Memory, error) {
-	m := &Memory{store: store}
+	m := &Memory{store: store, clock: time.Now}
 	if store != nil {
 		always, err := store.Load()
 		if err != nil {
@@ -170,7 +210,10 @@ func (m *Memory) rememberAlways(r Rule, fixed []Rule) error {
 	}
 	fresh := indexByMatches(current, r.sameMatches()) < 0
 	if fresh {
-		r.source, r.index, r.memory = m.store.Name(), len(current), Always
+		if r.id == "" {
+			r.id = savedID(r)
+		}
+		r.source, r.index, r.memory, r.saved = m.store.Name(), len(current), Always, m.clock().UTC().Truncate(time.Second)
 		current = append(current, r)
 	}
 	if err := uniqueIDs(append(slices.Clone(fixed), current...)); err != nil {

@@ -20,8 +20,9 @@ func TestPolicy_RememberAlways_RoundTrip(t *testing.T) {
 		}
 	}
 	d := p.Decide(call)
-	checkDecision(t, d, Allow, "remembered.json#0")
-	if d.Remembered != Always {
+	id := savedID(wide)
+	checkDecision(t, d, Allow, id)
+	if d.Remembered != Always || d.Source != "remembered.json" || d.Index != 0 {
 		t.Errorf("decision = %+v, want an always rule", d)
 	}
 	if store.saves != 1 {
@@ -29,15 +30,16 @@ func TestPolicy_RememberAlways_RoundTrip(t *testing.T) {
 	}
 	text := store.text()
 	if !strings.HasPrefix(text, "{\n  \"rules\": [\n") || strings.Count(text, `"decision"`) != 1 ||
-		!strings.Contains(text, `"path": "./src/*"`) || !strings.Contains(text, `"exact": "TODO*"`) {
+		!strings.Contains(text, `"path": "./src/*"`) || !strings.Contains(text, `"exact": "TODO*"`) ||
+		!strings.Contains(text, `"id": "`+id+`"`) || !strings.Contains(text, `"saved": "20`) {
 		t.Errorf("stored rules are not one readable rule:\n%s", text)
 	}
 
 	// A new process reads the rule back and decides the same way.
 	again := mustPolicyWith(t, defaultRules, mustMemory(t, store))
-	checkDecision(t, again.Decide(call), Allow, "remembered.json#0")
+	checkDecision(t, again.Decide(call), Allow, id)
 	rules := again.Remembered()
-	if len(rules) != 1 || rules[0].Kept() != Always || rules[0].sameMatches() != wide.sameMatches() {
+	if len(rules) != 1 || rules[0].Kept() != Always || rules[0].sameMatches() != wide.sameMatches() || rules[0].Saved().IsZero() {
 		t.Errorf("Remembered() = %v, want the saved rule", rules)
 	}
 }
@@ -150,7 +152,7 @@ func TestMemory_SharedAcrossPolicies(t *testing.T) {
 	if err := old.RememberAlways(Narrowest(date)); err != nil {
 		t.Fatal(err)
 	}
-	checkDecision(t, next.Decide(date), Allow, "remembered.json#0")
+	checkDecision(t, next.Decide(date), Allow, savedID(Narrowest(date)))
 
 	store.set(`{"rules":[{"id":"by-hand","decision":"allow","tool":"uname"}]}`)
 	checkDecision(t, next.Decide(Input{Tool: "uname"}), Ask, "")
@@ -164,4 +166,29 @@ func TestMemory_SharedAcrossPolicies(t *testing.T) {
 		t.Error("Refresh took a deny rule into memory")
 	}
 	checkDecision(t, next.Decide(Input{Tool: "uname"}), Allow, "by-hand")
+}
+
+func TestMemory_Forget(t *testing.T) {
+	store := &memStore{}
+	mem := mustMemory(t, store)
+	p := mustPolicyWith(t, `[]`, mem)
+	date, uname := Input{Tool: "date"}, Input{Tool: "uname"}
+	for _, in := range []Input{date, uname} {
+		if err := p.RememberAlways(Narrowest(in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := savedID(Narrowest(date))
+	if err := mem.Forget(id); err != nil {
+		t.Fatal(err)
+	}
+	checkDecision(t, p.Decide(date), Ask, "")
+	checkDecision(t, p.Decide(uname), Allow, savedID(Narrowest(uname)))
+	stored, err := store.Load()
+	if err != nil || len(stored) != 1 || stored[0].Index() != 0 || stored[0].ID() != savedID(Narrowest(uname)) {
+		t.Fatalf("stored %v (%v), want only the uname rule, renumbered", stored, err)
+	}
+	if err := mem.Forget(id); err == nil || !strings.Contains(err.Error(), id) {
+		t.Errorf("forgetting it twice: %v", err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // RuleError is a problem with one rule, located for the operator: the file,
@@ -43,7 +44,7 @@ func (e *RuleError) Error() string {
 func (e *RuleError) Unwrap() error { return e.Err }
 
 // ruleKeys lists the fields a rule has, for the unknown-field error.
-const ruleKeys = "id, decision, " + matcherKeys + ", reason, examples, except"
+const ruleKeys = "id, decision, " + matcherKeys + ", reason, saved, examples, except"
 
 // ParseRules reads a JSON array of rules: the "rules" array of a tool file,
 // or of a policy file. source names the file in errors and in each rule's
@@ -124,6 +125,13 @@ func parseRule(raw []byte) (Rule, error) {
 			r.decision, err = parseAction(m.raw)
 		case "reason":
 			r.reason, err = decodeString(m.raw)
+		case "saved":
+			var text string
+			if text, err = decodeString(m.raw); err == nil {
+				if r.saved, err = time.Parse(time.RFC3339, text); err != nil {
+					err = fmt.Errorf("%q is not a time like 2026-12-01T09:30:00Z", text)
+				}
+			}
 		case "examples":
 			examplesRaw = m.raw // run once every matcher is known
 		case "except":

@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // Rule is one loaded rule: a decision, the matchers a call must satisfy, the
@@ -20,6 +21,7 @@ type Rule struct {
 	source   string
 	index    int
 	memory   Keep
+	saved    time.Time // when the operator saved it; zero for other rules
 }
 
 // ID is the rule's id, or "" when it has none.
@@ -37,6 +39,10 @@ func (r Rule) Source() string { return r.source }
 
 // Index is the rule's position in its source, or -1 when it has none.
 func (r Rule) Index() int { return r.index }
+
+// Saved is when the operator saved the rule with "always allow", or the
+// zero time for a rule that was not saved so.
+func (r Rule) Saved() time.Time { return r.saved }
 
 // Kept says which kind of remembered rule this is, or "" for a rule from a
 // tool or policy file.
@@ -82,6 +88,7 @@ type ruleJSON struct {
 	Decision Action `json:"decision"`
 	matchJSON
 	Reason   string        `json:"reason,omitempty"`
+	Saved    string        `json:"saved,omitempty"`
 	Examples *examplesJSON `json:"examples,omitempty"`
 	Except   any           `json:"except,omitempty"`
 }
@@ -139,6 +146,9 @@ func (r *Rule) toJSON(withNotes bool) ruleJSON {
 		return j
 	}
 	j.ID, j.Reason = r.id, r.reason
+	if !r.saved.IsZero() {
+		j.Saved = r.saved.UTC().Format(time.RFC3339)
+	}
 	if len(r.examples) > 0 {
 		j.Examples = &examplesJSON{}
 		for _, e := range r.examples {

@@ -27,11 +27,18 @@ import (
 type Options struct {
 	// Tools are the tool files, in order; none means Sources.
 	Tools []string
-	// Sources are tool files given as bytes, used when Tools is empty;
-	// none means the embedded default pack. They are not files assent can
-	// protect or watch (tests and benchmarks use them).
+	// Sources are tool files given as bytes, used when Tools is empty.
+	// They are not files assent can protect or watch (tests and
+	// benchmarks use them).
 	Sources []config.Source
-	// PolicyFile holds more rules (--policy); "" for none.
+	// ConfigDir is where tool and policy files are found when neither
+	// Tools nor Sources are given: tools.json, then tools.d/*.json and
+	// tools.d/*.md in name order, and policy.json. "" means this user's
+	// ($XDG_CONFIG_HOME/assent). When it holds no tool file, the embedded
+	// default pack is loaded.
+	ConfigDir string
+	// PolicyFile holds more rules (--policy); "" means the config
+	// directory's policy.json when the tools come from there, else none.
 	PolicyFile string
 	// Remembered is the remembered-rules file; "" means remembered.json in
 	// the state directory.
@@ -85,6 +92,13 @@ func NewLoader(o Options) (*Loader, error) {
 		}
 		o.Remembered = filepath.Join(dir, "remembered.json")
 	}
+	if o.ConfigDir == "" && len(o.Tools) == 0 && len(o.Sources) == 0 {
+		dir, err := state.ConfigDir()
+		if err != nil {
+			return nil, err
+		}
+		o.ConfigDir = dir
+	}
 	if o.StateDirs == nil {
 		for _, dir := range []func() (string, error){state.Dir, state.ConfigDir} {
 			d, err := dir()
@@ -111,14 +125,18 @@ func (l *Loader) Memory() *policy.Memory { return l.mem }
 // tool can write assent's own files. Every problem is an error naming its
 // file; nothing is half loaded.
 func (l *Loader) Load() (Loaded, error) {
-	cfg, err := l.LoadConfig()
+	f, err := l.files()
 	if err != nil {
 		return Loaded{}, err
 	}
-	if err := cfg.CheckProtected(l.protected()...); err != nil {
+	cfg, err := l.loadConfig(f)
+	if err != nil {
 		return Loaded{}, err
 	}
-	pol, err := l.policy(cfg)
+	if err := cfg.CheckProtected(l.protected(f)...); err != nil {
+		return Loaded{}, err
+	}
+	pol, err := l.policy(cfg, f)
 	if err != nil {
 		return Loaded{}, err
 	}
@@ -130,29 +148,33 @@ func (l *Loader) Load() (Loaded, error) {
 // call would be expanded to and how it would be decided even for a set-up
 // that Load refuses, which `assent check` and a start report.
 func (l *Loader) LoadToDecide() (Loaded, error) {
-	cfg, err := l.LoadConfig()
+	f, err := l.files()
 	if err != nil {
 		return Loaded{}, err
 	}
-	pol, err := l.policy(cfg)
+	cfg, err := l.loadConfig(f)
+	if err != nil {
+		return Loaded{}, err
+	}
+	pol, err := l.policy(cfg, f)
 	if err != nil {
 		return Loaded{}, err
 	}
 	return Loaded{Config: cfg, Policy: pol}, nil
 }
 
-// LoadConfig reads and compiles the tool files alone, for `assent check`
-// of files that are not the ones in use, and for Load.
-func (l *Loader) LoadConfig() (*config.Config, error) {
+// loadConfig reads and compiles the tool files: f's, else the sources
+// given, else the embedded pack.
+func (l *Loader) loadConfig(f files) (*config.Config, error) {
 	srcs := l.opts.Sources
-	if len(srcs) == 0 {
-		srcs = []config.Source{{Name: examples.DefaultName, Data: examples.DefaultPack()}}
-	}
-	if len(l.opts.Tools) > 0 {
+	switch {
+	case len(f.tools) > 0:
 		var err error
-		if srcs, err = config.ReadSources(l.opts.Tools...); err != nil {
+		if srcs, err = config.ReadSources(f.tools...); err != nil {
 			return nil, err
 		}
+	case len(srcs) == 0:
+		srcs = []config.Source{{Name: examples.DefaultName, Data: examples.DefaultPack()}}
 	}
 	return config.Load(config.Options{WorkDir: l.opts.WorkDir, PATH: l.opts.PATH}, srcs...)
 }
@@ -160,7 +182,7 @@ func (l *Loader) LoadConfig() (*config.Config, error) {
 // policy builds the policy from the tool files' rules, the policy file's
 // and, unless the settings turn them off, the built-in rules, over the
 // loader's memory. Every rule error is reported.
-func (l *Loader) policy(cfg *config.Config) (*policy.Policy, error) {
+func (l *Loader) policy(cfg *config.Config, f files) (*policy.Policy, error) {
 	var rules []policy.Rule
 	var errs []error
 	for _, rs := range cfg.Rules {
@@ -171,11 +193,11 @@ func (l *Loader) policy(cfg *config.Config) (*policy.Policy, error) {
 		}
 		rules = append(rules, r...)
 	}
-	if f := l.opts.PolicyFile; f != "" {
-		data, err := os.ReadFile(f)
+	if pf := f.policy; pf != "" {
+		data, err := os.ReadFile(pf)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("policy file: %w", err))
-		} else if r, err := policy.ParseFile(f, data); err != nil {
+		} else if r, err := policy.ParseFile(pf, data); err != nil {
 			errs = append(errs, err)
 		} else {
 			rules = append(rules, r...)
@@ -194,29 +216,14 @@ func (l *Loader) policy(cfg *config.Config) (*policy.Policy, error) {
 	return policy.New(rules, l.mem)
 }
 
-// Files are the tool and policy files read, absolute, for the watcher; the
-// embedded pack is not a file.
-func (l *Loader) Files() []string {
-	files := append([]string(nil), l.opts.Tools...)
-	if l.opts.PolicyFile != "" {
-		files = append(files, l.opts.PolicyFile)
-	}
-	for i, f := range files {
-		if abs, err := filepath.Abs(f); err == nil {
-			files[i] = abs
-		}
-	}
-	return files
-}
-
 // protected lists every file of assent's that no tool may write.
-func (l *Loader) protected() []config.ProtectedFile {
+func (l *Loader) protected(f files) []config.ProtectedFile {
 	var out []config.ProtectedFile
-	for _, f := range l.opts.Tools {
-		out = append(out, config.ProtectedFile{What: "tool file", Path: f})
+	for _, t := range f.tools {
+		out = append(out, config.ProtectedFile{What: "tool file", Path: t})
 	}
-	if f := l.opts.PolicyFile; f != "" {
-		out = append(out, config.ProtectedFile{What: "policy file", Path: f})
+	if f.policy != "" {
+		out = append(out, config.ProtectedFile{What: "policy file", Path: f.policy})
 	}
 	out = append(out, config.ProtectedFile{What: "remembered-rules file", Path: l.opts.Remembered})
 	return append(out, l.opts.Protected...)

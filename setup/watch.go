@@ -21,11 +21,16 @@ const DefaultDebounce = 100 * time.Millisecond
 // error). The channel is closed when ctx ends. Directories are watched,
 // not the files, so an editor's save by rename is seen, and a file that
 // is a symlink is watched at both ends.
-// It returns a nil channel when there is no file to watch (the embedded
-// pack).
+// In the config directory and its tools.d, a tool or policy file added
+// counts as a change too. It returns a nil channel when there is nothing
+// to watch (the embedded pack, or tool files given as bytes).
 func (r *Reloader) Watch(ctx context.Context, debounce time.Duration) (<-chan Change, error) {
 	files := r.loader.Files()
-	if len(files) == 0 {
+	found, err := r.loader.files()
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 && len(found.dirs) == 0 {
 		return nil, nil
 	}
 	if debounce <= 0 {
@@ -50,18 +55,33 @@ func (r *Reloader) Watch(ctx context.Context, debounce time.Duration) (<-chan Ch
 			dirs[filepath.Dir(real)] = true
 		}
 	}
+	// Any tool or policy file in these counts; they are watched when they
+	// exist (tools.d may be made later, and is then seen as a change of
+	// the config directory).
+	configDirs := map[string]bool{}
+	for _, d := range found.dirs {
+		configDirs[d] = true
+		if exists(d) {
+			dirs[d] = true
+		}
+	}
 	for d := range dirs {
 		if err := w.Add(d); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("watching %s: %w", d, err)
 		}
 	}
+	counts := func(name string) bool {
+		name = filepath.Clean(name)
+		return names[name] || (configDirs[filepath.Dir(name)] && (isToolFileName(filepath.Base(name)) ||
+			filepath.Base(name) == configToolsD))
+	}
 	out := make(chan Change)
-	go r.watchLoop(ctx, w, names, debounce, out)
+	go r.watchLoop(ctx, w, counts, debounce, out)
 	return out, nil
 }
 
-func (r *Reloader) watchLoop(ctx context.Context, w *fsnotify.Watcher, names map[string]bool, debounce time.Duration, out chan<- Change) {
+func (r *Reloader) watchLoop(ctx context.Context, w *fsnotify.Watcher, counts func(string) bool, debounce time.Duration, out chan<- Change) {
 	defer close(out)
 	defer w.Close()
 	timer := time.NewTimer(time.Hour)
@@ -76,8 +96,11 @@ func (r *Reloader) watchLoop(ctx context.Context, w *fsnotify.Watcher, names map
 			if !ok {
 				return
 			}
-			if names[filepath.Clean(ev.Name)] && !ev.Has(fsnotify.Chmod) {
+			if counts(ev.Name) && !ev.Has(fsnotify.Chmod) {
 				timer.Reset(debounce)
+			}
+			if ev.Has(fsnotify.Create) && filepath.Base(ev.Name) == configToolsD {
+				_ = w.Add(ev.Name) // a tools.d made after the watch began
 			}
 		case err, ok := <-w.Errors:
 			if !ok {

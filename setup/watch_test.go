@@ -3,10 +3,13 @@ package setup
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assent-sh/assent/config"
 )
 
 // watched is a reloader over a tool file being watched, and what it put in
@@ -118,7 +121,8 @@ func TestReloader_StaleChangeIsRefused(t *testing.T) {
 
 func TestWatch_NothingToWatch(t *testing.T) {
 	work, state := dirs(t)
-	l, err := NewLoader(Options{Remembered: filepath.Join(state, "r.json"), WorkDir: work})
+	l, err := NewLoader(Options{Sources: []config.Source{{Name: "t.json", Data: []byte(testTools)}},
+		Remembered: filepath.Join(state, "r.json"), WorkDir: work})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +132,54 @@ func TestWatch_NothingToWatch(t *testing.T) {
 	}
 	changes, err := NewReloader(l, first, func(Loaded) {}).Watch(context.Background(), 0)
 	if err != nil || changes != nil {
-		t.Errorf("watching the embedded pack: %v, %v; want no channel", changes, err)
+		t.Errorf("watching tools given as bytes: %v, %v; want no channel", changes, err)
+	}
+}
+
+// With no tool files given, the config directory is read, and a tool
+// file added to its tools.d later is a change like any other.
+func TestWatch_ConfigDirectory(t *testing.T) {
+	work, state := dirs(t)
+	conf := filepath.Join(state, "config")
+	if err := os.MkdirAll(conf, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLoader(Options{ConfigDir: conf, Remembered: filepath.Join(state, "r.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := l.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := first.Config.Sources; len(got) != 1 || !strings.Contains(got[0], "embedded") {
+		t.Fatalf("an empty config directory loaded %v, want the embedded pack", got)
+	}
+	w := &watched{t: t, put: make(chan Loaded, 1)}
+	w.r = NewReloader(l, first, func(next Loaded) { w.put <- next })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if w.changes, err = w.r.Watch(ctx, 20*time.Millisecond); err != nil || w.changes == nil {
+		t.Fatalf("watching the config directory: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(conf, "tools.d"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Making tools.d is itself a change (that changes nothing, so nothing
+	// is sent); the file written after it is watched too.
+	time.Sleep(100 * time.Millisecond)
+	writeFile(t, filepath.Join(conf, "tools.d", "mine.json"), `[{"name": "mine", "command": "id"}]`)
+	ch := w.next()
+	if ch.Err != nil || !strings.Contains(strings.Join(ch.Summary, "\n"), "+ tool mine") {
+		t.Fatalf("change %q (%v), want the new tool", ch.Summary, ch.Err)
+	}
+	if err := ch.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-w.put; got.Config.Tool("mine") == nil || got.Config.Tool("read_file") != nil {
+		t.Fatal("the config directory's tool file did not replace the embedded pack")
+	}
+	cancel()
+	for range w.changes {
 	}
 }

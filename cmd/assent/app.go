@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -40,7 +39,7 @@ type appOptions struct {
 
 // addAppFlags declares the shared flags.
 func addAppFlags(f *pflag.FlagSet) {
-	f.StringArray("tools", nil, "tool file (repeatable; default the embedded pack and its policy)")
+	f.StringArray("tools", nil, "tool file (repeatable; default the files in $XDG_CONFIG_HOME/assent, else the embedded pack)")
 	addPolicyFlags(f)
 	f.String("journal", "", "journal file (default $XDG_STATE_HOME/assent/journal.jsonl)")
 	f.String("journal-sync", string(journal.SyncGroup), "when records reach the disk: group (batched fsync) or always (one per record)")
@@ -143,13 +142,4 @@ func (a *app) close(reason string) error {
 	defer cancel()
 	qerr := a.queue.Close(ctx, reason)
 	return errors.Join(qerr, a.journal.Close())
-}
-
-// buildVersion is the module version the binary was built from, as MCP
-// clients are told.
-func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }

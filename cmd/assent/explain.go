@@ -48,7 +48,8 @@ boolean), and repeating a key passes a list.
 
 Exit status: 0 allow, 2 ask, 3 deny, 4 refused by the tool's argument checks
 (the message is the one an agent would get), 1 on any other error.`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeToolNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := cmd.Flags()
 			o := explainOptions{tool: args[0], args: args[1:]}

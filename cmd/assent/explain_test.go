@@ -13,6 +13,7 @@ func inTempState(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	return dir
 }
 
@@ -118,5 +119,30 @@ func TestCheck_ListsRulesAndExamples(t *testing.T) {
 	}
 	if _, err := run(t, "check", "--policy", pol); err == nil || !strings.Contains(err.Error(), "does not match the rule") {
 		t.Fatalf("failing example: %v", err)
+	}
+}
+
+// The default policy applies to any tool set: a read-only tool of the
+// operator's own file is allowed by default:read-only, headless too, and
+// settings.default_policy: false turns that off.
+func TestExplain_DefaultPolicyForAnyToolFile(t *testing.T) {
+	inTempState(t)
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro.json")
+	if err := os.WriteFile(ro, []byte(`[{"name": "look", "command": "uname -a", "read_only": true}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, "explain", "--headless", "--tools", ro, "look")
+	if err != nil || !strings.Contains(out, "decision: allow by rule default:read-only") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	off := filepath.Join(dir, "off.json")
+	if err := os.WriteFile(off, []byte(`{"tools": [{"name": "look", "command": "uname -a", "read_only": true}],
+	  "settings": {"default_policy": false}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = run(t, "explain", "--headless", "--tools", off, "look")
+	if code := exitCodeOrZero(err); code != explainDeny || !strings.Contains(out, "no approver is attached (headless): no rule matched") {
+		t.Fatalf("exit %d\n%s", code, out)
 	}
 }

@@ -40,7 +40,12 @@ func newRootCmd() *cobra.Command {
 	}
 	// assent alone is assent serve: the console.
 	addServeFlags(root.Flags())
+	root.Version = versionLine()
+	root.SetVersionTemplate("assent {{.Version}}\n")
 	root.AddCommand(
+		newInitCmd(),
+		newVersionCmd(),
+		newRulesCmd(),
 		newCheckCmd(),
 		newExplainCmd(),
 		newReplayCmd(),
@@ -49,5 +54,6 @@ func newRootCmd() *cobra.Command {
 		newStdioCmd(),
 		newTokenCmd(),
 	)
+	registerCompletions(root)
 	return root
 }

@@ -38,6 +38,7 @@ func TestRun_FindsAssentAndCalls(t *testing.T) {
 	const token = "democall-test-token-0123456789"
 	t.Setenv("ASSENT_TOKEN", token)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	t.Setenv("XDG_RUNTIME_DIR", filepath.Join(dir, "run"))
 
 	var stderr bytes.Buffer
