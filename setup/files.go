@@ -17,6 +17,9 @@ type files struct {
 	// dirs are directories in which a new tool or policy file counts as a
 	// change (the config directory and its tools.d), for the watcher.
 	dirs []string
+	// defaulted says the operator named no tool file for this run: the
+	// tools are the config directory's or the embedded pack.
+	defaulted bool
 }
 
 // The files of a config directory.
@@ -35,7 +38,7 @@ func (l *Loader) files() (files, error) {
 	if len(f.tools) > 0 || len(l.opts.Sources) > 0 || dir == "" {
 		return f, nil
 	}
-	f.dirs = []string{dir, filepath.Join(dir, configToolsD)}
+	f.dirs, f.defaulted = []string{dir, filepath.Join(dir, configToolsD)}, true
 	if exists(filepath.Join(dir, configTools)) {
 		f.tools = append(f.tools, filepath.Join(dir, configTools))
 	}

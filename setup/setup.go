@@ -133,6 +133,11 @@ func (l *Loader) Load() (Loaded, error) {
 	if err != nil {
 		return Loaded{}, err
 	}
+	if f.defaulted && len(l.opts.Sources) == 0 {
+		if err := checkWorkDir(l.opts.WorkDir); err != nil {
+			return Loaded{}, err
+		}
+	}
 	if err := cfg.CheckProtected(l.protected(f)...); err != nil {
 		return Loaded{}, err
 	}

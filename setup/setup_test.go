@@ -270,3 +270,29 @@ func TestLoad_BuiltinRules(t *testing.T) {
 		t.Errorf("with default_policy false: %s by %s, want ask", d.Action, d.Rule)
 	}
 }
+
+// The default tools read "."; started from / , the home directory or a
+// system directory they would hand an agent everything, so that start is
+// refused with what to do instead. Tool files named by the operator are
+// theirs to judge.
+func TestLoad_DefaultToolsRefuseBroadWorkDirs(t *testing.T) {
+	_, state := dirs(t)
+	home, _ := os.UserHomeDir()
+	for _, dir := range []string{"/", home, "/usr/share", "/etc"} {
+		l, err := NewLoader(Options{ConfigDir: filepath.Join(state, "none"), Remembered: filepath.Join(state, "r.json"), WorkDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Load(); err == nil || !strings.Contains(err.Error(), "cd into a project directory") {
+			t.Errorf("started in %s: %v, want a refusal", dir, err)
+		}
+	}
+	work, _ := dirs(t)
+	l, err := NewLoader(Options{ConfigDir: filepath.Join(state, "none"), Remembered: filepath.Join(state, "r.json"), WorkDir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Load(); err != nil {
+		t.Errorf("started in a project directory: %v", err)
+	}
+}
