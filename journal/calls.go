@@ -14,6 +14,8 @@ type Call struct {
 	Client  string         `json:"client,omitempty"`
 	Session string         `json:"session,omitempty"`
 	Args    map[string]any `json:"args,omitempty"`
+	// ReplayOf is the id of the call this one replayed, if it did.
+	ReplayOf string `json:"replay_of,omitempty"`
 	// Path, Argv and Cwd are the command as it last stood: after an edit,
 	// the edited one.
 	Path string   `json:"path,omitempty"`
@@ -72,6 +74,7 @@ func (c *Call) add(r Record) {
 	if r.Args != nil {
 		c.Args = r.Args
 	}
+	set(&c.ReplayOf, r.ReplayOf)
 	set(&c.Path, r.Path)
 	if r.Argv != nil {
 		c.Argv = r.Argv

@@ -145,6 +145,9 @@ type Record struct {
 	// Args are the call's arguments as the client sent them. Read returns
 	// numbers as json.Number so they round-trip exactly.
 	Args map[string]any `json:"args,omitempty"`
+	// ReplayOf is, for a replayed call, the id of the journaled call it
+	// replays.
+	ReplayOf string `json:"replay_of,omitempty"`
 	// Path is the absolute program path that runs (or would run).
 	Path string   `json:"path,omitempty"`
 	Argv []string `json:"argv,omitempty"`

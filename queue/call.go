@@ -93,6 +93,9 @@ type Request struct {
 	Session string
 	// Origin says which front end submitted the call ("mcp", "replay").
 	Origin string
+	// ReplayOf is the journal id of the call this one replays, for a
+	// replayed call.
+	ReplayOf string
 	// Watch, when set, receives this call's own events as the queue makes
 	// them: see Watcher.
 	Watch Watcher
@@ -109,6 +112,8 @@ type Call struct {
 	Client   string
 	Session  string
 	Origin   string
+	// ReplayOf is the journal id of the call this one replays, or "".
+	ReplayOf string
 	// Args are the arguments as the client sent them.
 	Args map[string]any
 	// Values are each parameter's checked text, as policy saw them.

@@ -34,7 +34,7 @@ func NewPreview(pol *policy.Policy, headless bool, req Request) (Preview, error)
 	}
 	t := req.Tool
 	c := Call{Tool: t.Name, ReadOnly: t.ReadOnly, Shell: t.Shell,
-		Client: req.Client, Session: req.Session, Origin: req.Origin, Args: req.Args, Status: Received}
+		Client: req.Client, Session: req.Session, Origin: req.Origin, ReplayOf: req.ReplayOf, Args: req.Args, Status: Received}
 	exp, err := t.Prepare(req.Args)
 	if err != nil {
 		c.Secrets = secretArgs(req)

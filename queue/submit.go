@@ -35,7 +35,7 @@ func (q *Queue) Submit(ctx context.Context, req Request) (Outcome, error) {
 	e := q.insert(c, req.Watch)
 	e.input = p.Input
 	if err := q.record(&c, journal.Record{Event: journal.Received, Tool: c.Tool, Client: c.Client,
-		Session: c.Session, Args: c.Args}); err != nil {
+		Session: c.Session, Args: c.Args, ReplayOf: c.ReplayOf}); err != nil {
 		return q.refuse(e, ByJournal, err)
 	}
 	if expandErr != nil {

@@ -8,13 +8,10 @@ package replay
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"slices"
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/journal"
-	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/queue"
 )
 
@@ -35,10 +32,12 @@ func Skip(tool *config.Tool, c journal.Call) string {
 }
 
 // Submit submits calls again, one after another, to q as new calls, with
-// the tools in force as tools names them when each is submitted. A call
-// that Skip refuses, or that the queue refuses, is logged and passed over.
-// It returns when every call has ended or ctx is done.
-func Submit(ctx context.Context, q *queue.Queue, tools func(name string) *config.Tool, calls []journal.Call, log *slog.Logger) {
+// the tools in force as tools names them when each is submitted, and hands
+// report each one's Comparison with its record as it ends. A call that
+// Skip refuses, or that the queue refuses, is reported as skipped. It
+// returns when every call has ended or ctx is done.
+func Submit(ctx context.Context, q *queue.Queue, tools func(name string) *config.Tool, calls []journal.Call,
+	log *slog.Logger, report func(Comparison)) {
 	for _, c := range calls {
 		if ctx.Err() != nil {
 			return
@@ -47,62 +46,19 @@ func Submit(ctx context.Context, q *queue.Queue, tools func(name string) *config
 		tool := tools(c.Tool)
 		if why := Skip(tool, c); why != "" {
 			log.Warn("replay: skipped, " + why)
+			report(Comparison{Call: c.ID, Tool: c.Tool, Skipped: why})
 			continue
 		}
 		out, err := q.Submit(ctx, queue.Request{Tool: tool, Args: c.Args, Client: c.Client,
-			Session: Session, Origin: Session})
+			Session: Session, Origin: Session, ReplayOf: c.ID})
 		if err != nil {
 			log.Warn("replay: refused", "err", err)
+			report(Comparison{Call: c.ID, Tool: c.Tool, Skipped: "refused today: " + err.Error()})
 			continue
 		}
-		log.Info("replay", "call", out.Call.ID.String(), "status", string(out.Call.Status), "by", string(out.Call.Decider))
+		cmp := Compare(c, out.Call, q.JournalID(out.Call.ID))
+		log.Info("replay", "call", out.Call.ID.String(), "status", string(out.Call.Status),
+			"by", string(out.Call.Decider), "same", cmp.Same())
+		report(cmp)
 	}
-}
-
-// Verdict is one journaled call compared with what would be decided today.
-type Verdict struct {
-	Call    string   `json:"call"`
-	Tool    string   `json:"tool"`
-	Then    string   `json:"then"`
-	Now     string   `json:"now"`
-	Rule    string   `json:"rule,omitempty"`
-	Argv    []string `json:"argv,omitempty"`
-	Differs []string `json:"differs,omitempty"`
-}
-
-// Check decides a journaled call with today's config and policy, running
-// nothing, and says where the outcome differs from the record.
-func Check(cfg *config.Config, pol *policy.Policy, c journal.Call) Verdict {
-	v := Verdict{Call: c.ID, Tool: c.Tool, Then: string(c.Decision) + " by " + string(c.Decider)}
-	if c.State == journal.Interrupted {
-		v.Then += ", interrupted"
-	}
-	tool := cfg.Tool(c.Tool)
-	if tool == nil {
-		v.Now, v.Differs = "refused", []string{"the tool no longer exists"}
-		return v
-	}
-	if journal.Masked(c.Args) {
-		v.Differs = append(v.Differs, "secret arguments were masked in the journal")
-	}
-	p, err := queue.NewPreview(pol, false, queue.Request{Tool: tool, Args: c.Args, Client: c.Client})
-	if err != nil {
-		v.Now = "refused"
-		v.Differs = append(v.Differs, "arguments refused today: "+err.Error())
-		return v
-	}
-	v.Argv = p.Call.Command.Argv
-	d := p.Call.Decision
-	v.Now, v.Rule = string(d.Action), d.Rule
-	if c.Edit == nil && c.Argv != nil && !slices.Equal(c.Argv, p.Call.Command.Argv) {
-		v.Differs = append(v.Differs, "argv differs from the one journaled")
-	}
-	if c.Decider == journal.ByRule && string(c.Decision) != string(d.Action) {
-		rule := c.Rule
-		if rule == "" {
-			rule = "-"
-		}
-		v.Differs = append(v.Differs, fmt.Sprintf("decision was %s by rule %s", c.Decision, rule))
-	}
-	return v
 }

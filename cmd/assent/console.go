@@ -63,7 +63,7 @@ func (o serveOptions) runConsole(ctx context.Context) error {
 		}
 	})
 	changes, stopChanges := s.app.consoleChanges(uictx)
-	stopReplay := s.resubmit(uictx, o.replay)
+	stopReplay := s.resubmit(uictx, o.replay, o.replayed)
 	uierr := ui.Run(uictx, ui.Options{Queue: s.app.queue, Endpoint: s.http.URL(), Token: tok,
 		Changes: changes, NoBell: o.noBell},
 		tea.WithInput(tty), tea.WithOutput(tty), tea.WithoutSignalHandler())

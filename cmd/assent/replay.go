@@ -1,111 +1,242 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/replay"
 )
 
-// replayOptions is one `assent replay --dry-run` invocation.
+// replayOptions is one `assent replay` invocation.
 type replayOptions struct {
 	journal string
-	tools   []string
-	policy  policySources
+	serve   serveOptions
+	filter  replay.Filter
+	dry     bool
 	json    bool
 }
 
-func newReplayCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "replay JOURNAL [--dry-run]",
-		Short: "Submit journaled calls again, or report what today's policy would decide for each",
-		Long: `Submit the calls of a journal again, in order, into the console (or, with
+const replayLong = `Submit the calls of a journal again, in order, into the console (or, with
 --headless, to the rules alone), with the same flags as ` + "`assent`" + `. Each is a new
 call: it goes through today's tool files, argument checks and policy, and waits
 for the operator when policy asks. Nothing recorded as approved, denied or
 interrupted is ever run on the strength of the record. Calls whose tool is gone,
-or whose secret arguments the journal masked, are skipped (and logged).
+or whose secret arguments the journal masked, are skipped. Replayed calls are
+marked as replays in the console and, in the journal, name the call they replay.
+
+For each call replay then prints "same", or how it differs from the record: how
+it ended, its exit code, and a unified diff of each output stream against the
+stored copy (or, when the journal kept only the beginning of a stream, that it
+differs by its hash). The console prints the comparison when it exits;
+--headless runs the calls without serving anything and exits when done.
 
 --dry-run runs nothing: it puts each call through today's tools, checks and
 policy and prints what was decided then, what would be decided now, and where
-they differ (a tool gone, arguments now refused, a different argv, a different
-decision).
+they differ: a tool gone, arguments now refused, a different argv (for an edited
+call, the one the agent asked for), a different decision — a call the operator
+denied that a rule now allows, and the reverse. Run it with a new --policy
+before putting those rules in force.
 
-Exit status with --dry-run: 0 when every call would be decided as it was, 3 when
-any differs, 1 on errors. Otherwise as ` + "`assent`" + `.`,
-		Args: cobra.ExactArgs(1),
+--tool, --since and --call choose which calls. Exit status: 0 when every call
+chosen came out (or would be decided) as recorded, 3 when any differs or was
+skipped, 1 on errors.`
+
+func newReplayCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "replay JOURNAL [--dry-run] [--headless]",
+		Short: "Submit journaled calls again and compare, or report what today's policy would decide for each",
+		Long:  replayLong,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f := cmd.Flags()
-			so, err := serveOptionsFrom(f)
+			o, err := replayOptionsFrom(cmd, args[0])
 			if err != nil {
 				return err
 			}
-			if dry, _ := f.GetBool("dry-run"); dry {
-				o := replayOptions{journal: args[0], tools: so.app.tools, policy: so.app.policy}
-				o.json, _ = f.GetBool("json")
-				return o.run(cmd.OutOrStdout())
-			}
-			recs, err := journal.Read(args[0])
-			if err != nil {
-				return err
-			}
-			so.replay = journal.Calls(recs)
-			return so.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
 	addServeFlags(f)
 	f.Bool("dry-run", false, "decide each call with today's config and policy, run nothing")
-	f.Bool("json", false, "with --dry-run: print one JSON object per call")
+	f.Bool("json", false, "print one JSON object per call")
+	f.String("tool", "", "only calls of tools matching this glob")
+	f.String("since", "", "only calls received since this time (2026-12-01, 2026-12-01T15:04:05) or in the last duration (2h)")
+	f.String("call", "", "only the call with this journal id")
 	return cmd
 }
 
-func (o replayOptions) run(w io.Writer) error {
-	loaded, err := o.policy.loadToDecide(o.tools)
-	if err != nil {
-		return err
+func replayOptionsFrom(cmd *cobra.Command, journalPath string) (replayOptions, error) {
+	f := cmd.Flags()
+	o := replayOptions{journal: journalPath}
+	var err error
+	if o.serve, err = serveOptionsFrom(f); err != nil {
+		return o, err
 	}
+	o.dry, _ = f.GetBool("dry-run")
+	o.json, _ = f.GetBool("json")
+	o.filter.Tool, _ = f.GetString("tool")
+	o.filter.Call, _ = f.GetString("call")
+	if since, _ := f.GetString("since"); since != "" {
+		if o.filter.Since, err = parseSince(since, time.Now()); err != nil {
+			return o, err
+		}
+	}
+	return o, o.filter.Check()
+}
+
+func (o replayOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 	recs, err := journal.Read(o.journal)
 	if err != nil {
 		return err
 	}
-	var out []replay.Verdict
-	differ := false
-	for _, c := range journal.Calls(recs) {
-		r := replay.Check(loaded.Config, loaded.Policy, c)
-		differ = differ || len(r.Differs) > 0
-		out = append(out, r)
+	calls := o.filter.Select(journal.Calls(recs))
+	r := &replayReport{w: stdout, json: o.json}
+	switch {
+	case o.dry:
+		err = o.dryRun(calls, r)
+	case o.serve.app.headless:
+		err = o.runHeadless(ctx, calls, r, stderr)
+	default:
+		// The console owns the terminal while it runs: the comparison is
+		// printed once it has exited.
+		o.serve.replay, o.serve.replayed = calls, r.keep
+		err = o.serve.run(ctx, stdout, stderr)
+		r.flush()
 	}
-	if o.json {
-		enc := json.NewEncoder(w)
-		for _, r := range out {
-			if err := enc.Encode(r); err != nil {
-				return err
+	if err != nil {
+		return err
+	}
+	return r.status(o.dry)
+}
+
+// dryRun decides each call with today's tools and policy.
+func (o replayOptions) dryRun(calls []journal.Call, r *replayReport) error {
+	loaded, err := o.serve.app.policy.loadToDecide(o.serve.app.tools)
+	if err != nil {
+		return err
+	}
+	verdicts := make([]replay.Verdict, 0, len(calls))
+	for _, c := range calls {
+		verdicts = append(verdicts, replay.Check(loaded.Config, loaded.Policy, c))
+	}
+	return r.verdicts(verdicts)
+}
+
+// runHeadless replays the calls to the rules alone, serving nothing, and
+// returns once every call has ended (or a signal came).
+func (o replayOptions) runHeadless(ctx context.Context, calls []journal.Call, r *replayReport, stderr io.Writer) error {
+	a, err := newApp(o.serve.app, stderr)
+	if err != nil {
+		return err
+	}
+	replay.Submit(ctx, a.queue, a.server.Config().Tool, calls, a.log, r.compared)
+	return a.close("the replay is done")
+}
+
+// replayReport prints each call's comparison (or dry-run verdict) and
+// counts the ones that differ.
+type replayReport struct {
+	w      io.Writer
+	json   bool
+	mu     sync.Mutex
+	kept   []replay.Comparison // held while the console owns the terminal
+	differ int
+}
+
+func (r *replayReport) compared(c replay.Comparison) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !c.Same() {
+		r.differ++
+	}
+	if r.json {
+		printJSON(r.w, c)
+		return
+	}
+	switch {
+	case c.Skipped != "":
+		fmt.Fprintf(r.w, "%s  %s  skipped: %s\n", displayWord(c.Call), displayWord(c.Tool), c.Skipped)
+	case c.Same():
+		fmt.Fprintf(r.w, "%s  %s  same (replayed as %s)\n", displayWord(c.Call), displayWord(c.Tool), c.Replay)
+	default:
+		fmt.Fprintf(r.w, "%s  %s  differs (replayed as %s)\n", displayWord(c.Call), displayWord(c.Tool), c.Replay)
+		for _, d := range c.Differs {
+			for _, line := range strings.Split(d, "\n") {
+				fmt.Fprintf(r.w, "    %s\n", escapeLine(line))
 			}
 		}
-	} else {
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	}
+}
+
+// keep holds a comparison until flush.
+func (r *replayReport) keep(c replay.Comparison) {
+	r.mu.Lock()
+	r.kept = append(r.kept, c)
+	r.mu.Unlock()
+}
+
+// flush prints what keep held.
+func (r *replayReport) flush() {
+	r.mu.Lock()
+	kept := r.kept
+	r.kept = nil
+	r.mu.Unlock()
+	for _, c := range kept {
+		r.compared(c)
+	}
+}
+
+// verdicts prints the dry run's table (or JSON lines).
+func (r *replayReport) verdicts(vs []replay.Verdict) error {
+	tw := tabwriter.NewWriter(r.w, 0, 4, 2, ' ', 0)
+	if !r.json {
 		fmt.Fprintln(tw, "CALL\tTOOL\tTHEN\tNOW\tDIFFERS")
-		for _, r := range out {
-			now := r.Now
-			if r.Rule != "" {
-				now += " (rule " + r.Rule + ")"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", displayWord(r.Call), displayWord(r.Tool), r.Then, displayWord(now),
-				orDash(strings.Join(r.Differs, "; ")))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
 	}
-	if differ {
-		return &exitError{code: 3, err: fmt.Errorf("some calls would be decided differently today"), quiet: true}
+	for _, v := range vs {
+		if len(v.Differs) > 0 {
+			r.differ++
+		}
+		if r.json {
+			printJSON(r.w, v)
+			continue
+		}
+		now := v.Now
+		if v.Rule != "" {
+			now += " (rule " + v.Rule + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", displayWord(v.Call), displayWord(v.Tool), v.Then, displayWord(now),
+			orDash(strings.Join(v.Differs, "; ")))
 	}
-	return nil
+	return tw.Flush()
+}
+
+// printJSON writes v as one line of JSON.
+func printJSON(w io.Writer, v any) {
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// escapeLine shows a line of a diff as the console would: invisible and
+// control characters as escapes.
+func escapeLine(s string) string { return exec.Escape(s) }
+
+// status is the exit status the report calls for.
+func (r *replayReport) status(dry bool) error {
+	if r.differ == 0 {
+		return nil
+	}
+	what := "some calls came out differently"
+	if dry {
+		what = "some calls would be decided differently today"
+	}
+	return &exitError{code: 3, err: fmt.Errorf("%s (%d)", what, r.differ), quiet: true}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/assent-sh/assent/journal"
+	"github.com/assent-sh/assent/replay"
 	"github.com/assent-sh/assent/server"
 )
 
@@ -51,8 +52,9 @@ type serveOptions struct {
 	noBell      bool
 	logFile     string
 	// replay are journaled calls submitted again once serving, in order
-	// (`assent replay`).
-	replay []journal.Call
+	// (`assent replay`); replayed receives each one's comparison.
+	replay   []journal.Call
+	replayed func(replay.Comparison)
 }
 
 func newServeCmd() *cobra.Command {
@@ -127,7 +129,7 @@ func (o serveOptions) runHeadless(ctx context.Context, stdout, stderr io.Writer)
 	}
 	fmt.Fprintf(stdout, "assent: serving MCP at %s (bearer token: %s)\n", s.http.URL(), tokenFrom)
 	stop := s.app.followHeadless(ctx)
-	stopReplay := s.resubmit(ctx, o.replay)
+	stopReplay := s.resubmit(ctx, o.replay, o.replayed)
 	select {
 	case <-ctx.Done():
 		s.app.log.Info("shutting down")
