@@ -32,7 +32,7 @@ func serveFloor() error {
 }
 
 // floor spawns this driver as the floor server and calls it over stdio.
-func (s *setup) floor(ctx context.Context) (target, error) {
+func (s *rig) floor(ctx context.Context) (target, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return target{}, err

@@ -12,14 +12,14 @@ import (
 	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/server"
-	assentsetup "github.com/assent-sh/assent/setup"
+	"github.com/assent-sh/assent/setup"
 )
 
 // inProcess assembles assent in this process, as `assent serve` does,
 // and calls it through mcp-go's in-process client: the cost of the queue,
 // policy, journal and MCP handling without a transport.
-func (s *setup) inProcess(c int) (target, error) {
-	l, err := assentsetup.NewLoader(assentsetup.Options{Sources: []config.Source{{Name: s.tools, Data: []byte(toolsFile)}},
+func (s *rig) inProcess(c int) (target, error) {
+	l, err := setup.NewLoader(setup.Options{Sources: []config.Source{{Name: s.tools, Data: []byte(toolsFile)}},
 		Remembered: filepath.Join(s.dir, "remembered.json"), WorkDir: s.dir})
 	if err != nil {
 		return target{}, err

@@ -29,18 +29,20 @@ type target struct {
 }
 
 func main() {
-	if os.Getenv(floorEnv) != "" {
-		if err := serveFloor(); err != nil {
-			fmt.Fprintln(os.Stderr, "load floor:", err)
-			os.Exit(1)
+	for env, serve := range map[string]func() error{floorEnv: serveFloor, handEnv: serveHand} {
+		if os.Getenv(env) != "" {
+			if err := serve(); err != nil {
+				fmt.Fprintln(os.Stderr, "load server:", err)
+				os.Exit(1)
+			}
+			return
 		}
-		return
 	}
 	n := flag.Int("n", 2000, "calls per target")
-	c := flag.Int("c", 1, "calls in flight at once")
+	conc := flag.String("c", "1", "calls in flight at once; a comma-separated list sweeps them (1,16,64)")
 	rounds := flag.Int("rounds", 10, "interleaved rounds the calls are split into")
 	warmup := flag.Int("warmup", 50, "calls per target before measuring")
-	only := flag.String("targets", "exec,floor,inprocess,stdio,http", "targets to measure, comma-separated")
+	only := flag.String("targets", "exec,hand,floor,raw-stdio,raw-http,inprocess,stdio,http", "targets to measure, comma-separated")
 	protocol := flag.String("protocol", "", "MCP protocol version the clients pin (default the newest, 2026-07-28; 2025-11-25 uses initialize)")
 	bin := flag.String("bin", "", "an assent binary to measure (default: build ./cmd/assent)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of this process (the in-process target's server and every client) to the file")
@@ -53,17 +55,43 @@ func main() {
 		}
 		defer stop()
 	}
-	if err := run(*bin, *protocol, *n, *c, *rounds, *warmup, strings.Split(*only, ",")); err != nil {
+	levels, err := parseLevels(*conc)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
-		os.Exit(1)
+		os.Exit(2)
+	}
+	var sweep []sweepRow
+	for _, c := range levels {
+		rows, err := run(*bin, *protocol, *n, c, *rounds, *warmup, strings.Split(*only, ","))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "load:", err)
+			os.Exit(1)
+		}
+		sweep = append(sweep, rows...)
+	}
+	if len(levels) > 1 {
+		reportSweep(os.Stdout, levels, sweep)
 	}
 }
 
-func run(bin, protocol string, n, c, rounds, warmup int, names []string) error {
+// parseLevels reads -c.
+func parseLevels(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		var c int
+		if _, err := fmt.Sscan(f, &c); err != nil || c < 1 {
+			return nil, fmt.Errorf("-c %q: want positive numbers, comma-separated", s)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func run(bin, protocol string, n, c, rounds, warmup int, names []string) ([]sweepRow, error) {
 	ctx := context.Background()
-	env, err := newSetup(bin, protocol)
+	env, err := newRig(bin, protocol)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer env.cleanup()
 	var targets []target
@@ -77,11 +105,11 @@ func run(bin, protocol string, n, c, rounds, warmup int, names []string) error {
 	for _, name := range names {
 		t, err := env.target(ctx, name, c)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		targets = append(targets, t)
 		if _, err := measure(ctx, t, warmup, c); err != nil {
-			return fmt.Errorf("%s warm-up: %w", name, err)
+			return nil, fmt.Errorf("%s warm-up: %w", name, err)
 		}
 	}
 	results := make([]samples, len(targets))
@@ -90,7 +118,7 @@ func run(bin, protocol string, n, c, rounds, warmup int, names []string) error {
 		for i, t := range targets {
 			s, err := measure(ctx, t, per, c)
 			if err != nil {
-				return fmt.Errorf("%s: %w", t.name, err)
+				return nil, fmt.Errorf("%s: %w", t.name, err)
 			}
 			results[i].add(s)
 		}
@@ -100,8 +128,12 @@ func run(bin, protocol string, n, c, rounds, warmup int, names []string) error {
 	}
 	fmt.Printf("%d calls of `echo hello` per target, %d in flight, %d interleaved rounds, protocol %s, GOMAXPROCS %d\n\n",
 		per*rounds, c, rounds, protocol, gomaxprocs())
-	report(os.Stdout, targets, results)
-	return nil
+	rows := report(os.Stdout, targets, results)
+	fmt.Println()
+	for i := range rows {
+		rows[i].c = c
+	}
+	return rows, nil
 }
 
 // measure makes count calls, c at a time, and returns their latencies and

@@ -24,21 +24,21 @@ const toolsFile = `{"tools": [{"name": "hello", "description": "Say hello", "com
 
 const token = "load-driver-token-0123456789"
 
-// setup is a scratch directory with a built assent, its tool file and its
+// rig is a scratch directory with a built assent, its tool file and its
 // state, so a measurement never touches the operator's journal.
-type setup struct {
+type rig struct {
 	dir, bin, tools string
 	env             []string
 	// clientOpts configure every MCP client (the protocol version).
 	clientOpts []client.ClientOption
 }
 
-func newSetup(bin, protocol string) (*setup, error) {
+func newRig(bin, protocol string) (*rig, error) {
 	dir, err := os.MkdirTemp("", "assent-load-")
 	if err != nil {
 		return nil, err
 	}
-	s := &setup{dir: dir, bin: filepath.Join(dir, "assent"), tools: filepath.Join(dir, "tools.json")}
+	s := &rig{dir: dir, bin: filepath.Join(dir, "assent"), tools: filepath.Join(dir, "tools.json")}
 	if protocol != "" {
 		s.clientOpts = []client.ClientOption{client.WithProtocolVersion(protocol)}
 	}
@@ -60,23 +60,29 @@ func newSetup(bin, protocol string) (*setup, error) {
 	return s, nil
 }
 
-func (s *setup) cleanup() { os.RemoveAll(s.dir) }
+func (s *rig) cleanup() { os.RemoveAll(s.dir) }
 
 // target builds the named target.
-func (s *setup) target(ctx context.Context, name string, c int) (target, error) {
+func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	switch name {
 	case "exec":
 		return bareExec()
+	case "hand":
+		return s.hand(ctx)
 	case "floor":
 		return s.floor(ctx)
+	case "raw-stdio":
+		return s.rawStdio(ctx, c)
+	case "raw-http":
+		return s.rawHTTP(ctx, c)
 	case "inprocess":
 		return s.inProcess(c)
 	case "stdio":
-		return s.stdio(ctx)
+		return s.stdio(ctx, c)
 	case "http":
-		return s.http(ctx)
+		return s.http(ctx, c)
 	}
-	return target{}, fmt.Errorf("unknown target %q (exec, floor, inprocess, stdio, http)", name)
+	return target{}, fmt.Errorf("unknown target %q (exec, hand, floor, raw-stdio, raw-http, inprocess, stdio, http)", name)
 }
 
 // bareExec runs echo with os/exec, capturing its output as assent does.
@@ -123,57 +129,95 @@ func initialize(ctx context.Context, c *client.Client) error {
 	return err
 }
 
-// stdio spawns `assent stdio --headless` as the client's child.
-func (s *setup) stdio(ctx context.Context) (target, error) {
-	tr := transport.NewStdioWithOptions(s.bin, nil, []string{"stdio", "--headless", "--tools", s.tools, "--journal", filepath.Join(s.dir, "stdio.jsonl")},
+// limits are the flags that let c calls run at once.
+func limits(c int) []string {
+	n := fmt.Sprint(max(c, 16))
+	return []string{"--max-running", n, "--max-pending", n}
+}
+
+// stdioArgs are the arguments of `assent stdio --headless` for target name.
+func (s *rig) stdioArgs(name string, c int) []string {
+	return append([]string{"stdio", "--headless", "--tools", s.tools, "--journal", filepath.Join(s.dir, name+".jsonl")}, limits(c)...)
+}
+
+// stdio spawns `assent stdio --headless` as the mcp-go client's child.
+func (s *rig) stdio(ctx context.Context, c int) (target, error) {
+	tr := transport.NewStdioWithOptions(s.bin, nil, s.stdioArgs("stdio", c),
 		transport.WithCommandFunc(func(ctx context.Context, cmd string, _ []string, args []string) (*osexec.Cmd, error) {
 			c := osexec.CommandContext(ctx, cmd, args...)
 			c.Env, c.Dir, c.Stderr = s.env, s.dir, io.Discard
 			return c, nil
 		}))
-	c := client.NewClient(tr, s.clientOpts...)
-	if err := initialize(ctx, c); err != nil {
+	cl := client.NewClient(tr, s.clientOpts...)
+	if err := initialize(ctx, cl); err != nil {
 		return target{}, err
 	}
-	return mcpTarget("stdio", c, c.Close), nil
+	return mcpTarget("stdio (mcp-go client)", cl, cl.Close), nil
 }
 
-// http starts `assent serve --headless` on a free port.
-func (s *setup) http(ctx context.Context) (target, error) {
+// rawStdio spawns `assent stdio --headless` for the raw client.
+func (s *rig) rawStdio(ctx context.Context, c int) (target, error) {
+	cmd := osexec.Command(s.bin, s.stdioArgs("raw-stdio", c)...)
+	cmd.Env, cmd.Dir, cmd.Stderr = s.env, s.dir, io.Discard
+	return startRawStdio(ctx, "stdio (raw client)", cmd)
+}
+
+// serveHTTP starts `assent serve --headless` on a free port and returns
+// its endpoint and how to stop it.
+func (s *rig) serveHTTP(name string, c int) (url string, stop func() error, err error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return target{}, err
+		return "", nil, err
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := osexec.Command(s.bin, "serve", "--headless", "--listen", addr, "--tools", s.tools,
-		"--journal", filepath.Join(s.dir, "http.jsonl"))
+	args := append([]string{"serve", "--headless", "--listen", addr, "--tools", s.tools,
+		"--journal", filepath.Join(s.dir, name+".jsonl")}, limits(c)...)
+	cmd := osexec.Command(s.bin, args...)
 	var stderr strings.Builder
 	cmd.Env, cmd.Dir, cmd.Stderr = s.env, s.dir, &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return target{}, err
+		return "", nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return target{}, err
+		return "", nil, err
 	}
-	stop := func() error {
+	stop = func() error {
 		_ = cmd.Process.Signal(os.Interrupt)
 		return cmd.Wait()
 	}
 	if line, _ := bufio.NewReader(out).ReadString('\n'); !strings.Contains(line, "serving MCP") {
 		err := stop()
-		return target{}, errors.Join(fmt.Errorf("assent serve said %q\n%s", line, stderr.String()), err)
+		return "", nil, errors.Join(fmt.Errorf("assent serve said %q\n%s", line, stderr.String()), err)
 	}
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
-	tr, err := transport.NewStreamableHTTP("http://"+addr+"/mcp", transport.WithHTTPBasicClient(hc),
+	return "http://" + addr + "/mcp", stop, nil
+}
+
+// http calls `assent serve --headless` through mcp-go's client.
+func (s *rig) http(ctx context.Context, c int) (target, error) {
+	url, stop, err := s.serveHTTP("http", c)
+	if err != nil {
+		return target{}, err
+	}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1024}}
+	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc),
 		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
 	if err != nil {
 		return target{}, errors.Join(err, stop())
 	}
-	c := client.NewClient(tr, s.clientOpts...)
-	if err := initialize(ctx, c); err != nil {
+	cl := client.NewClient(tr, s.clientOpts...)
+	if err := initialize(ctx, cl); err != nil {
 		return target{}, errors.Join(err, stop())
 	}
-	return mcpTarget("http", c, func() error { return errors.Join(c.Close(), stop()) }), nil
+	return mcpTarget("http (mcp-go client)", cl, func() error { return errors.Join(cl.Close(), stop()) }), nil
+}
+
+// rawHTTP calls `assent serve --headless` with hand-written requests.
+func (s *rig) rawHTTP(ctx context.Context, c int) (target, error) {
+	url, stop, err := s.serveHTTP("raw-http", c)
+	if err != nil {
+		return target{}, err
+	}
+	return startRawHTTP(ctx, "http (raw client)", url, token, stop)
 }

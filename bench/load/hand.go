@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	osexec "os/exec"
+)
+
+// handEnv, set in the driver's own environment, makes it serve the hand
+// server on stdio instead of measuring.
+const handEnv = "ASSENT_LOAD_HAND"
+
+// serveHand is the smallest JSON-RPC server that can answer the calls: it
+// reads a line, runs echo with os/exec on the same goroutine when the line
+// is a tools/call, and writes the answer. No MCP library, no goroutine per
+// request, nothing checked: near the physical limit of a call over stdio.
+func serveHand() error {
+	echo, err := osexec.LookPath("echo")
+	if err != nil {
+		return err
+	}
+	in := bufio.NewScanner(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	for in.Scan() {
+		var req struct {
+			ID     *json.RawMessage `json:"id"`
+			Method string           `json:"method"`
+		}
+		if json.Unmarshal(in.Bytes(), &req) != nil || req.ID == nil {
+			continue // a notification
+		}
+		var result string
+		switch req.Method {
+		case "initialize":
+			result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hand","version":"1"}}`
+		case "tools/call":
+			text, err := osexec.Command(echo, "hello").Output()
+			if err != nil {
+				return err
+			}
+			quoted, _ := json.Marshal(string(text))
+			result = fmt.Sprintf(`{"content":[{"type":"text","text":%s}],"isError":false}`, quoted)
+		default:
+			result = `{}`
+		}
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", *req.ID, result)
+		if err := out.Flush(); err != nil {
+			return err
+		}
+	}
+	return in.Err()
+}
+
+// hand spawns this driver as the hand server.
+func (s *rig) hand(ctx context.Context) (target, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return target{}, err
+	}
+	cmd := osexec.Command(self)
+	cmd.Env = append(os.Environ(), handEnv+"=1")
+	return startRawStdio(ctx, "hand server (raw)", cmd)
+}
