@@ -5,89 +5,218 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/clipperhouse/displaywidth"
 )
+
+// MaxMarks is how many combining marks (or other zero-width characters) one
+// visible character may carry. Past it, marks pile up over neighbouring
+// lines or text ("zalgo") and hide what is under them, so the rest are
+// shown as escapes and refused in argument values.
+const MaxMarks = 4
 
 // Quote renders one argv element for people: bare when it is plain, in
 // single quotes when it holds spaces or shell punctuation, and in $'...'
-// with every invisible or control character as an escape (\x1b, \u202e)
-// when it holds any. The result reads back as the same single word in
-// bash, which the console's edit dialog relies on; it is never used to run
-// anything.
+// with every character that would not show as itself (see Hidden) as an
+// escape (\x1b, \u202e) when it holds any. The result reads back as the
+// same single word in bash, which the console's edit dialog relies on; it
+// is never used to run anything.
 func Quote(s string) string {
 	if s == "" {
 		return "''"
 	}
-	plain, visible := true, true
-	for i, r := range s {
-		if r == utf8.RuneError {
-			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
-				visible = false
-				break
-			}
-		}
-		if !printable(r) {
-			visible = false
-			break
-		}
+	if at, _ := Hidden(s); at >= 0 {
+		var b strings.Builder
+		b.WriteString("$'")
+		walk(s, func(piece, what string) bool {
+			writeEscaped(&b, piece, what != "", true)
+			return true
+		})
+		b.WriteByte('\'')
+		return b.String()
+	}
+	plain := true
+	for _, r := range s {
 		if !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_@%+=:,./-", r))) {
 			plain = false
+			break
 		}
 	}
-	switch {
-	case !visible:
-		return "$'" + escape(s, true) + "'"
-	case plain && !shellSpecial(s):
+	if plain && !shellSpecial(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// Escape returns s with every character that could change the terminal or
-// hide itself (controls, escape sequences, bidi and zero-width characters,
-// invalid UTF-8) written as a visible escape. Printable text, including
-// non-ASCII letters, is kept.
+// Escape returns s with every character that would not show as itself (see
+// Hidden) written as a visible escape. Everything else, including non-ASCII
+// letters and marks on a visible character, is kept. Everything assent puts
+// on a terminal that it did not write itself passes through Escape or Quote.
 func Escape(s string) string {
-	for _, r := range s {
-		if !printable(r) || r == utf8.RuneError {
-			return escape(s, false)
+	if at, _ := Hidden(s); at < 0 {
+		return s
+	}
+	var b strings.Builder
+	walk(s, func(piece, what string) bool {
+		writeEscaped(&b, piece, what != "", false)
+		return true
+	})
+	return b.String()
+}
+
+// Hidden finds the first character of s that a terminal would not show as
+// itself, and says what it is: a control character, invalid UTF-8, an
+// invisible format or other default-ignorable character (zero-width
+// spaces, variation selectors, Hangul fillers, the combining grapheme
+// joiner, Khmer inherent vowels), a blank symbol (braille blank), a mark
+// stacked beyond MaxMarks on one character, a character with no width
+// outside a grapheme that has a visible base, or another character Go does
+// not consider printable. It returns -1 and "" when all of s shows as it is.
+// Quote and Escape escape exactly these characters.
+func Hidden(s string) (at int, what string) {
+	at = -1
+	off := 0
+	walk(s, func(piece, why string) bool {
+		if why != "" {
+			at, what = off, why
+			return false
+		}
+		off += len(piece)
+		return true
+	})
+	return at, what
+}
+
+// walk calls f with consecutive pieces of s, each either shown as it is
+// (what is "") or to be escaped (what says why), until f returns false. It
+// works grapheme by grapheme: within a grapheme, everything from the first
+// hidden character on is hidden, so no escape is ever decorated by a mark
+// that belonged to something else.
+func walk(s string, f func(piece, what string) bool) {
+	if plainASCII(s) {
+		f(s, "")
+		return
+	}
+	shown := 0 // start of the shown text not yet passed to f
+	pos := 0
+	it := displaywidth.Options{}.StringGraphemes(s)
+	for it.Next() {
+		g := it.Value()
+		cut, what := hiddenFrom(g, it.Width())
+		if what != "" {
+			if pos+cut > shown && !f(s[shown:pos+cut], "") {
+				return
+			}
+			if !f(g[cut:], what) {
+				return
+			}
+			shown = pos + len(g)
+		}
+		pos += len(g)
+	}
+	if shown < len(s) {
+		f(s[shown:], "")
+	}
+}
+
+// plainASCII reports whether s is only printable ASCII, which always shows
+// as itself.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
 		}
 	}
-	return s
+	return true
 }
 
-// printable reports whether r can be shown as itself.
-func printable(r rune) bool {
-	return r == ' ' || (unicode.IsPrint(r) && r != utf8.RuneError)
+// hiddenFrom returns the byte offset in the grapheme g (whose display width
+// is width) where its hidden part starts and why, or len(g) and "".
+func hiddenFrom(g string, width int) (int, string) {
+	cut, what := len(g), ""
+	marks := 0
+	for i, r := range g {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(g[i:]); n == 1 {
+				cut, what = i, "invalid UTF-8"
+				break
+			}
+		}
+		if why := hiddenRune(r); why != "" {
+			cut, what = i, why
+			break
+		}
+		if i > 0 && (unicode.Is(unicode.M, r) || displaywidth.Options{}.Rune(r) == 0) {
+			if marks++; marks > MaxMarks {
+				cut, what = i, fmt.Sprintf("mark stacked beyond %d on one character", MaxMarks)
+				break
+			}
+		} else {
+			marks = 0
+		}
+	}
+	if width == 0 {
+		if what == "" {
+			what = "zero-width character with no visible character to attach to"
+		}
+		return 0, what
+	}
+	return cut, what
 }
 
-func escape(s string, quoted bool) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
+// hiddenRune names the class of r when r never shows as itself, wherever it
+// stands, by its Unicode properties.
+func hiddenRune(r rune) string {
+	switch {
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		return "control character"
+	case unicode.Is(unicode.Variation_Selector, r):
+		return "variation selector"
+	case unicode.Is(unicode.Cf, r):
+		return "invisible format character"
+	case unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r):
+		return "default-ignorable character"
+	case r == 0x2800 || r == 0x1d159:
+		// Braille pattern blank and the musical null notehead: symbols
+		// whose glyph is defined to be empty.
+		return "blank character"
+	case r != ' ' && !unicode.IsPrint(r):
+		// Unusual spaces, line separators, private-use and unassigned
+		// code points.
+		return "non-printing character"
+	}
+	return ""
+}
+
+// writeEscaped writes piece to b: as it is when it is shown, with every
+// character but printable ASCII as an escape when it is hidden. quoted
+// also escapes backslash and single quote, for the inside of $'...'.
+func writeEscaped(b *strings.Builder, piece string, hidden, quoted bool) {
+	for i := 0; i < len(piece); {
+		r, n := utf8.DecodeRuneInString(piece[i:])
 		switch {
+		case quoted && (r == '\\' || r == '\''):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case !hidden || (r >= 0x20 && r < 0x7f):
+			b.WriteString(piece[i : i+n])
 		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
+			fmt.Fprintf(b, `\x%02x`, piece[i])
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
 		case r == '\r':
 			b.WriteString(`\r`)
-		case quoted && (r == '\\' || r == '\''):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x80 && !printable(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case !printable(r) && r > 0xffff:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		case !printable(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
+		case r < 0x80:
+			fmt.Fprintf(b, `\x%02x`, r)
+		case r > 0xffff:
+			fmt.Fprintf(b, `\U%08x`, r)
 		default:
-			b.WriteString(s[i : i+n])
+			fmt.Fprintf(b, `\u%04x`, r)
 		}
 		i += n
 	}
-	return b.String()
 }
 
 // String renders the command for display: each argv element quoted, joined
