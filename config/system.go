@@ -54,8 +54,8 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 			continue
 		}
 		st.programs[name] = p
-		if w := wrapperName(name, p); w != "" {
-			warns = append(warns, Warning{t.Where, t.Name, fmt.Sprintf("%s runs other programs from its arguments", w)})
+		if r := shellReason(name, p); r != "" {
+			warns = append(warns, Warning{t.Where, t.Name, r})
 		}
 	}
 	under := sc.Under

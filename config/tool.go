@@ -33,6 +33,10 @@ type Tool struct {
 	// ("shell"). It is required for such programs, flagged in the console
 	// and never approved by a rule.
 	Shell bool
+	// ShellReason says why the tool is shell-class, for check and the
+	// console ("python3 runs other programs or shell code (it is an
+	// interpreter: …)"); "" when Shell is false.
+	ShellReason string
 	// Timeout bounds each call ("timeout"; "30s" or milliseconds; default
 	// settings.timeout, at least 100 ms and at most settings.max_timeout).
 	Timeout time.Duration
@@ -57,6 +61,10 @@ type Tool struct {
 	// SecondPrograms lists programs the template runs through find's
 	// -exec and similar actions, resolved like Program.
 	SecondPrograms []string
+	// ProgramID is the identity of Program's file, taken once at load (see
+	// pinProgram) and carried by every command, so exec can refuse a
+	// program swapped since. The zero value skips the check.
+	ProgramID exec.Identity
 
 	argv      []word
 	cwd       word

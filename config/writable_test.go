@@ -38,13 +38,13 @@ func TestCheckProtected_RefusesFilesToolsCanWrite(t *testing.T) {
 			tools: `[{"name": "write", "command": "tee -- {p}", "params": {"p": {"type": "path", "under": ["out"]}}, "cwd": "out"}]`,
 			file:  "state/link/journal.jsonl", want: `journal ` + wd + `/out/journal.jsonl lies under`},
 		{name: "default working directory",
-			tools: `[{"name": "make", "command": "make"}]`,
+			tools: `[{"name": "make", "command": "make", "shell": true}]`,
 			file:  "state/remembered.json", want: `where tool "make" (working directory) may write`},
 		{name: "fixed working directory elsewhere",
-			tools: `[{"name": "make", "command": "make", "cwd": "src"}]`,
+			tools: `[{"name": "make", "command": "make", "shell": true, "cwd": "src"}]`,
 			file:  "state/remembered.json"},
 		{name: "working directory from a string placeholder",
-			tools: `[{"name": "make", "command": "make", "cwd": "{dir}", "params": {"dir": {"type": "string"}}}]`,
+			tools: `[{"name": "make", "command": "make", "shell": true, "cwd": "{dir}", "params": {"dir": {"type": "string"}}}]`,
 			file:  "/etc/assent.json", want: `lies under /, where tool "make" (working directory from {dir}, which is not a path) may write`},
 	}
 	for _, tc := range tests {
