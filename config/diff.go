@@ -176,7 +176,7 @@ func paramFacts(t *Tool) []string {
 		out = append(out, fmt.Sprintf("%s|%s|%s|%q", p.Name, p.Summary(), p.Description, p.Default))
 	}
 	if t.system != nil {
-		out = append(out, fmt.Sprint(t.system.allowed(), slices.Sorted(maps.Keys(t.system.missing))))
+		out = append(out, fmt.Sprint(t.system.allowed(), slices.Sorted(maps.Keys(t.system.missing)), t.system.envAllow))
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/assent-sh/assent/exec"
 )
@@ -31,13 +32,19 @@ type ArgError struct {
 	// missing, type, text, length, enum, pattern, range, option, path,
 	// find-operand, size, cwd, not-allowed, unavailable, env.
 	Rule string
-	// Msg says what was wrong, in words an agent can act on.
+	// Msg says what was wrong, in words an agent can act on. It continues
+	// the sentence `parameter "p" …` ("is required"), unless it starts
+	// with a capital letter and stands alone ("Command not allowed: rm",
+	// the seed's wording), when a colon separates the two.
 	Msg string
 }
 
 func (e *ArgError) Error() string {
-	if e.Param == "" {
+	switch {
+	case e.Param == "":
 		return fmt.Sprintf("tool %q: %s", e.Tool, e.Msg)
+	case e.Msg != "" && unicode.IsUpper(rune(e.Msg[0])):
+		return fmt.Sprintf("tool %q: parameter %q: %s", e.Tool, e.Param, e.Msg)
 	}
 	return fmt.Sprintf("tool %q: parameter %q %s", e.Tool, e.Param, e.Msg)
 }

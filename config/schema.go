@@ -19,7 +19,7 @@ func (t *Tool) InputSchema() map[string]any {
 	if t.system != nil {
 		props["env"] = map[string]any{
 			"type":                 "object",
-			"description":          "Extra environment variables",
+			"description":          "Extra environment variables (" + t.system.envList() + " allowed)",
 			"additionalProperties": map[string]any{"type": "string"},
 		}
 	}

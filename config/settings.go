@@ -50,6 +50,11 @@ type SystemCommand struct {
 	// Under lists the directories a call's cwd must lie in ("under";
 	// default the directory assent runs in).
 	Under []string
+	// Env lists the environment variables a call may set ("env"; default
+	// none: the child gets only the runner's minimal environment). Names
+	// that change which code a program loads (LD_*, PATH, OPENSSL_CONF…)
+	// cannot be listed.
+	Env []string
 }
 
 // TimeoutOrDefault returns the default per-call timeout.
@@ -115,7 +120,7 @@ func systemCommandFrom(n *node) (*SystemCommand, error) {
 	if n.kind != kindObject {
 		return nil, fieldError(n, field, "want an object like {\"allow\": [\"ls\", \"cat\"]}, got %s", n.kind)
 	}
-	if err := checkKeys(n, field, "allow", "under"); err != nil {
+	if err := checkKeys(n, field, "allow", "under", "env"); err != nil {
 		return nil, err
 	}
 	sc := &SystemCommand{}
@@ -135,6 +140,20 @@ func systemCommandFrom(n *node) (*SystemCommand, error) {
 	if u := n.get("under"); u != nil {
 		if sc.Under, err = readStrings(u, field+".under"); err != nil {
 			return nil, err
+		}
+	}
+	if e := n.get("env"); e != nil {
+		if sc.Env, err = readStrings(e, field+".env"); err != nil {
+			return nil, err
+		}
+		for i, name := range sc.Env {
+			at := fmt.Sprintf("%s.env[%d]", field, i)
+			switch {
+			case !isName(name):
+				return nil, fieldError(e.items[i], at, "%q is not a variable name", name)
+			case dangerousEnv(name):
+				return nil, fieldError(e.items[i], at, "%s changes which code a program loads or what assent pins, so no call may set it", name)
+			}
 		}
 	}
 	return sc, nil

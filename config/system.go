@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -23,6 +24,7 @@ const SystemCommandName = "system_command"
 type systemTool struct {
 	programs map[string]string // allowed name -> absolute path (installed only)
 	missing  map[string]bool   // allowed but not installed
+	envAllow []string          // variables a call may set, sorted
 	roots    []string          // cwd must lie in one of these
 	timeout  time.Duration     // default
 	max      time.Duration     // ceiling
@@ -31,13 +33,13 @@ type systemTool struct {
 // newSystemCommand builds the system_command tool from its settings.
 func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []Warning, error) {
 	st := &systemTool{programs: map[string]string{}, missing: map[string]bool{},
-		timeout: s.TimeoutOrDefault(), max: s.MaxTimeoutOrDefault()}
+		envAllow: slices.Sorted(slices.Values(sc.Env)), timeout: s.TimeoutOrDefault(), max: s.MaxTimeoutOrDefault()}
 	t := &Tool{
-		Name: SystemCommandName,
-		Description: "Run one whitelisted program with arguments, without a shell (pipes, redirects and " +
-			"variables are not interpreted). Allowed programs: " + strings.Join(sc.Allow, ", ") + ".",
-		Template:   []string{"{command}", "{args...}"},
-		Shell:      true,
+		Name:     SystemCommandName,
+		Template: []string{"{command}", "{args...}"},
+		Shell:    true,
+		ShellReason: "system_command runs other programs or shell code (its arguments are free, and " +
+			"an allowed program may run others through them)",
 		Timeout:    st.timeout,
 		MaxOutput:  s.MaxOutputOrDefault(),
 		OnOverflow: exec.Drain,
@@ -68,6 +70,10 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 	}
 	st.roots = roots
 	allowed := st.allowed()
+	// Only what is installed is offered: an agent told about a program
+	// it cannot run wastes a call finding out.
+	t.Description = "Run one whitelisted program with arguments, without a shell (pipes, redirects and " +
+		"variables are not interpreted). Allowed programs: " + strings.Join(allowed, ", ") + "."
 	maxMs := float64(st.max / time.Millisecond)
 	minMs := float64(MinTimeout / time.Millisecond)
 	t.Params = []*Param{
@@ -198,58 +204,6 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	e.Command = exec.Command{Path: path, Argv: argv, Dir: dir, Env: env, Stdin: stdin,
 		Timeout: timeout, MaxOutput: t.MaxOutput, OnOverflow: t.OnOverflow}
 	return e, nil
-}
-
-// env checks the call's environment additions. Variables that change how
-// programs load code or read configuration are refused: they would turn a
-// whitelisted program into a different one.
-func (st *systemTool) env(t *Tool, v any) ([]string, error) {
-	if v == nil {
-		return nil, nil
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, &ArgError{t.Name, "env", "type", "want an object of NAME: value strings, got " + jsonKind(v)}
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]string, 0, len(keys))
-	for _, k := range keys {
-		if !isName(k) {
-			return nil, &ArgError{t.Name, "env", "env", fmt.Sprintf("%s is not a valid variable name", printable(k))}
-		}
-		if dangerousEnv(k) {
-			return nil, &ArgError{t.Name, "env", "env", fmt.Sprintf("%s may not be set: it changes which code a program loads or runs", k)}
-		}
-		s, ok := m[k].(string)
-		if !ok {
-			return nil, &ArgError{t.Name, "env", "type", fmt.Sprintf("%s: want a string, got %s", k, jsonKind(m[k]))}
-		}
-		if p := textProblem(s, false); p != "" {
-			return nil, &ArgError{t.Name, "env", "text", fmt.Sprintf("%s contains %s", k, p)}
-		}
-		out = append(out, k+"="+s)
-	}
-	return out, nil
-}
-
-// dangerousEnv reports variables an agent may not set for system_command.
-func dangerousEnv(k string) bool {
-	for _, prefix := range []string{"LD_", "DYLD_", "PYTHON", "PERL", "RUBY", "NODE_", "GIT_", "BASH_FUNC_", "MALLOC_", "GLIBC_"} {
-		if strings.HasPrefix(k, prefix) {
-			return true
-		}
-	}
-	switch k {
-	case "BASH_ENV", "ENV", "IFS", "PAGER", "EDITOR", "VISUAL", "PATH", "HOME", "SHELL", "SHELLOPTS",
-		"BASHOPTS", "PS4", "PROMPT_COMMAND", "CDPATH", "GLOBIGNORE", "GCONV_PATH", "LOCPATH", "TERM",
-		"HOSTALIASES", "RESOLV_HOST_CONF", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_HOME", "WGETRC", "JAVA_TOOL_OPTIONS":
-		return true
-	}
-	return false
 }
 
 // printable shows a value in a message: a plain name as it is (so the
