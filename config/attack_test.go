@@ -141,8 +141,8 @@ func TestAttack_Values(t *testing.T) {
 		{"object for scalar", "text", map[string]any{"v": map[string]any{"a": 1}}, "v", "type", "want a string, got an object"},
 		{"scalar for list", "many", map[string]any{"items": "a b"}, "items", "type", "want an array of string values, got a string"},
 		{"empty required list", "many", map[string]any{"items": []any{}}, "items", "missing", "want at least one item"},
-		{"oversize argument", "big", map[string]any{"v": hundredK}, "", "size", "an argument would be 133120 bytes"},
-		{"too many arguments", "many", map[string]any{"items": manyItems}, "", "size", "would exceed"},
+		{"oversize argument", "big", map[string]any{"v": hundredK}, "", "size", "argument 1 would be 133120 bytes, over the limit of 131071 bytes per argument"},
+		{"too many arguments", "many", map[string]any{"items": manyItems}, "", "size", "would exceed the limit of 4096 arguments (it has 5001)"},
 	}
 	if len(tests) < 40 {
 		t.Fatalf("attack table has only %d entries", len(tests))

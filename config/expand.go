@@ -12,15 +12,6 @@ import (
 	"github.com/assent-sh/assent/exec"
 )
 
-// Limits on a whole expanded command, below the kernel's own (a single
-// argument of 128 KiB, about 2 MiB for argv and environment together), so
-// an oversize call gets a clear refusal instead of E2BIG at start.
-const (
-	maxArgBytes  = 128<<10 - 1
-	maxArgvBytes = 1 << 20
-	maxArgc      = 4096
-)
-
 // ArgError is a call refused before it reaches the queue: the tool, the
 // parameter ("" for the call as a whole), the rule broken and what to do.
 type ArgError struct {
@@ -164,27 +155,13 @@ func (t *Tool) checkNames(args map[string]any) error {
 // option or a find expression.
 func (t *Tool) fillArgv(vals map[string][]string, scalar map[string]string) ([]string, error) {
 	argv := make([]string, 0, len(t.argv))
-	total := 0
-	add := func(s string) error {
-		if len(s) > maxArgBytes {
-			return &ArgError{t.Name, "", "size", fmt.Sprintf("an argument would be %d bytes; the limit is %d", len(s), maxArgBytes)}
-		}
-		total += len(s) + 1
-		argv = append(argv, s)
-		if total > maxArgvBytes || len(argv) > maxArgc {
-			return &ArgError{t.Name, "", "size", fmt.Sprintf("the command line would exceed %d bytes or %d arguments", maxArgvBytes, maxArgc)}
-		}
-		return nil
-	}
 	for i, w := range t.argv {
 		if name, ok := w.listParam(); ok {
 			for _, item := range vals[name] {
 				if err := t.checkWordValue(i, name, item); err != nil {
 					return nil, err
 				}
-				if err := add(item); err != nil {
-					return nil, err
-				}
+				argv = append(argv, item)
 			}
 			continue
 		}
@@ -194,9 +171,10 @@ func (t *Tool) fillArgv(vals map[string][]string, scalar map[string]string) ([]s
 				return nil, err
 			}
 		}
-		if err := add(s); err != nil {
-			return nil, err
-		}
+		argv = append(argv, s)
+	}
+	if err := CheckLimits(argv); err != nil {
+		return nil, &ArgError{t.Name, "", "size", err.Error()}
 	}
 	return argv, nil
 }

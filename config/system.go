@@ -191,15 +191,8 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 		stdin = vals[0]
 	}
 	e.Values["stdin"] = []string{stdin}
-	total := 0
-	for _, a := range argv {
-		if len(a) > maxArgBytes {
-			return refuse("args", "size", "an argument is %d bytes; the limit is %d", len(a), maxArgBytes)
-		}
-		total += len(a) + 1
-	}
-	if total > maxArgvBytes || len(argv) > maxArgc {
-		return refuse("args", "size", "the command line would exceed %d bytes or %d arguments", maxArgvBytes, maxArgc)
+	if err := CheckLimits(argv); err != nil {
+		return refuse("args", "size", "%v", err)
 	}
 	e.Command = exec.Command{Path: path, Argv: argv, Dir: dir, Env: env, Stdin: stdin,
 		Timeout: timeout, MaxOutput: t.MaxOutput, OnOverflow: t.OnOverflow}

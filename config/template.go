@@ -104,14 +104,6 @@ func (w word) listParam() (string, bool) {
 	return "", false
 }
 
-// wholeParam returns the placeholder that is the entire word, if any.
-func (w word) wholeParam() (string, bool) {
-	if len(w) == 1 && w[0].param != "" {
-		return w[0].param, true
-	}
-	return "", false
-}
-
 // leadingParam reports whether the word's first character comes from a
 // placeholder rather than from fixed text: only then can a value decide
 // whether the word looks like an option.
