@@ -33,7 +33,7 @@ func compileTool(n *node, opts Options, settings Settings) (*Tool, []Warning, er
 		return fieldError(at, fmt.Sprintf("tool %q: %s", name, field), format, args...)
 	}
 	if err := checkKeys(n, fmt.Sprintf("tool %q", name), "name", "description", "command", "params",
-		"read_only", "shell", "timeout", "cwd", "env", "stdin", "max_output", "on_overflow"); err != nil {
+		"read_only", "shell", "timeout", "cwd", "env", "stdin", "max_output", "on_overflow", "sandbox", "network"); err != nil {
 		return nil, nil, err
 	}
 	if d := n.get("description"); d != nil {
@@ -50,6 +50,9 @@ func compileTool(n *node, opts Options, settings Settings) (*Tool, []Warning, er
 	if err := t.readFlags(n, settings, fail); err != nil {
 		return nil, nil, err
 	}
+	if err := t.readSandbox(n, fail); err != nil {
+		return nil, nil, err
+	}
 	if err := t.readTemplates(n, fail); err != nil {
 		return nil, nil, err
 	}
@@ -60,6 +63,7 @@ func compileTool(n *node, opts Options, settings Settings) (*Tool, []Warning, er
 		return nil, nil, err
 	}
 	t.markFindPaths()
+	t.computeSandbox(opts, settings)
 	return t, t.warnings(), nil
 }
 

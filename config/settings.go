@@ -36,6 +36,10 @@ type Settings struct {
 	// SystemCommand enables the built-in system_command tool
 	// ("system_command"); nil leaves it off.
 	SystemCommand *SystemCommand
+	// Sandbox says whether calls are confined to what their tool declares
+	// ("sandbox": "required", "best-effort" or "off"; default
+	// best-effort). See Tool.Sandbox.
+	Sandbox SandboxMode
 }
 
 // SystemCommand configures the built-in system_command tool: the second
@@ -50,6 +54,9 @@ type SystemCommand struct {
 	// Under lists the directories a call's cwd must lie in ("under";
 	// default the directory assent runs in).
 	Under []string
+	// Network lets its calls open network sockets ("network"; default
+	// false).
+	Network bool
 	// Env lists the environment variables a call may set ("env"; default
 	// none: the child gets only the runner's minimal environment). Names
 	// that change which code a program loads (LD_*, PATH, OPENSSL_CONF…)
@@ -73,6 +80,14 @@ func (s Settings) MaxTimeoutOrDefault() time.Duration {
 	return DefaultMaxTimeout
 }
 
+// SandboxOrDefault returns the sandbox mode, best-effort when unset.
+func (s Settings) SandboxOrDefault() SandboxMode {
+	if s.Sandbox != "" {
+		return s.Sandbox
+	}
+	return SandboxBestEffort
+}
+
 // MaxOutputOrDefault returns the default per-stream output cap.
 func (s Settings) MaxOutputOrDefault() int64 {
 	if s.MaxOutput > 0 {
@@ -87,7 +102,7 @@ func settingsFrom(n *node, into *Settings, seen map[string]string) error {
 	if n.kind != kindObject {
 		return fieldError(n, "settings", "want an object, got %s", n.kind)
 	}
-	if err := checkKeys(n, "settings", "timeout", "max_timeout", "max_output", "system_command"); err != nil {
+	if err := checkKeys(n, "settings", "timeout", "max_timeout", "max_output", "system_command", "sandbox"); err != nil {
 		return err
 	}
 	for i, key := range n.keys {
@@ -107,6 +122,8 @@ func settingsFrom(n *node, into *Settings, seen map[string]string) error {
 			into.MaxOutput, err = readSize(v, field)
 		case "system_command":
 			into.SystemCommand, err = systemCommandFrom(v)
+		case "sandbox":
+			into.Sandbox, err = sandboxModeFrom(v)
 		}
 		if err != nil {
 			return err
@@ -120,7 +137,7 @@ func systemCommandFrom(n *node) (*SystemCommand, error) {
 	if n.kind != kindObject {
 		return nil, fieldError(n, field, "want an object like {\"allow\": [\"ls\", \"cat\"]}, got %s", n.kind)
 	}
-	if err := checkKeys(n, field, "allow", "under", "env"); err != nil {
+	if err := checkKeys(n, field, "allow", "under", "env", "network"); err != nil {
 		return nil, err
 	}
 	sc := &SystemCommand{}
@@ -142,6 +159,11 @@ func systemCommandFrom(n *node) (*SystemCommand, error) {
 			return nil, err
 		}
 	}
+	if v := n.get("network"); v != nil {
+		if sc.Network, err = readBool(v, field+".network"); err != nil {
+			return nil, err
+		}
+	}
 	if e := n.get("env"); e != nil {
 		if sc.Env, err = readStrings(e, field+".env"); err != nil {
 			return nil, err
@@ -157,4 +179,15 @@ func systemCommandFrom(n *node) (*SystemCommand, error) {
 		}
 	}
 	return sc, nil
+}
+
+func sandboxModeFrom(n *node) (SandboxMode, error) {
+	s, err := readString(n, "settings.sandbox")
+	switch m := SandboxMode(s); {
+	case err != nil:
+		return "", err
+	case m == SandboxRequired || m == SandboxBestEffort || m == SandboxOff:
+		return m, nil
+	}
+	return "", fieldError(n, "settings.sandbox", `want "required", "best-effort" or "off", got %q`, s)
 }

@@ -22,12 +22,13 @@ const SystemCommandName = "system_command"
 // --compress-program), so it is always a shell-class tool: shown with a
 // warning and never approved by a rule.
 type systemTool struct {
-	programs map[string]string // allowed name -> absolute path (installed only)
-	missing  map[string]bool   // allowed but not installed
-	envAllow []string          // variables a call may set, sorted
-	roots    []string          // cwd must lie in one of these
-	timeout  time.Duration     // default
-	max      time.Duration     // ceiling
+	programs map[string]string       // allowed name -> absolute path (installed only)
+	sandbox  map[string]exec.Sandbox // allowed name -> what a call of it may touch
+	missing  map[string]bool         // allowed but not installed
+	envAllow []string                // variables a call may set, sorted
+	roots    []string                // cwd must lie in one of these
+	timeout  time.Duration           // default
+	max      time.Duration           // ceiling
 }
 
 // newSystemCommand builds the system_command tool from its settings.
@@ -69,6 +70,16 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 		return nil, nil, fmt.Errorf("settings.system_command.under: %v", err)
 	}
 	st.roots = roots
+	// Each program's calls may read and write below the cwd roots, and
+	// read the program itself and its interpreter.
+	st.sandbox = map[string]exec.Sandbox{}
+	for name, p := range st.programs {
+		st.sandbox[name] = exec.Sandbox{Read: tidyPaths(slices.Concat(roots, programFiles(p, opts.PATH))),
+			Write: slices.Clone(roots), Network: sc.Network}
+	}
+	t.Network = sc.Network
+	t.sandbox = exec.Sandbox{Read: slices.Clone(roots), Write: slices.Clone(roots), Network: sc.Network}
+	t.confined = s.SandboxOrDefault() != SandboxOff
 	allowed := st.allowed()
 	// Only what is installed is offered: an agent told about a program
 	// it cannot run wastes a call finding out.
@@ -155,12 +166,13 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 			break
 		}
 	}
+	given := dir
 	if v, ok := args["cwd"]; ok && v != nil {
 		vals, verr := t.params["cwd"].values(v, t.workDir)
 		if verr != nil {
 			return refuse("cwd", verr.rule, "%s", verr.msg)
 		}
-		dir = vals[0]
+		dir, given = vals[0], givenPaths(v, t.workDir)[0]
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return refuse("cwd", "cwd", "working directory %s is not an existing directory", dir)
@@ -195,7 +207,13 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 		return refuse("args", "size", "%v", err)
 	}
 	e.Command = exec.Command{Path: path, Argv: argv, Dir: dir, Env: env, Stdin: stdin,
-		Timeout: timeout, MaxOutput: t.MaxOutput, OnOverflow: t.OnOverflow}
+		Timeout: timeout, MaxOutput: t.MaxOutput, OnOverflow: t.OnOverflow,
+		Paths: []exec.PathCheck{{Given: given, Resolved: dir}}}
+	e.Paths = []string{dir}
+	if t.confined {
+		sb := cloneSandbox(st.sandbox[name])
+		e.Command.Sandbox = &sb
+	}
 	return e, nil
 }
 

@@ -138,8 +138,9 @@ func (w word) String() string {
 }
 
 // fill substitutes values into the word. values holds one string per scalar
-// placeholder.
-func (w word) fill(values map[string]string) string {
+// placeholder. placed, when not nil, is told the byte range of the result
+// each placeholder's value took.
+func (w word) fill(values map[string]string, placed func(param string, start, end int)) string {
 	if len(w) == 1 && w[0].param == "" {
 		return w[0].text
 	}
@@ -147,8 +148,12 @@ func (w word) fill(values map[string]string) string {
 	for _, p := range w {
 		if p.param == "" {
 			b.WriteString(p.text)
-		} else {
-			b.WriteString(values[p.param])
+			continue
+		}
+		start := b.Len()
+		b.WriteString(values[p.param])
+		if placed != nil {
+			placed(p.param, start, b.Len())
 		}
 	}
 	return b.String()

@@ -56,6 +56,14 @@ type Tool struct {
 	// ("on_overflow": "drain" keeps the program running and discards the
 	// rest, "kill" ends it; default drain).
 	OnOverflow exec.Overflow
+	// Network lets the tool's calls open network sockets ("network";
+	// default false).
+	Network bool
+	// Unconfined is set when the tool says "sandbox": false: its calls run
+	// with no sandbox, and check warns about it. "sandbox" may instead be
+	// {"read": [...], "write": [...]}, paths the calls may also read or
+	// write (relative ones from the directory assent runs in).
+	Unconfined bool
 	// Where is the file and position that declared the tool.
 	Where string
 	// SecondPrograms lists programs the template runs through find's
@@ -74,6 +82,10 @@ type Tool struct {
 	workDir   string
 	findPaths map[int]bool // argv indices that are find(1) path operands
 	system    *systemTool  // set for the built-in system_command
+
+	sandboxRead, sandboxWrite []string     // the tool's sandbox field, resolved
+	sandbox                   exec.Sandbox // computed at load; see Sandbox
+	confined                  bool         // calls carry the sandbox
 }
 
 // EnvVar is one environment variable a tool declares.
