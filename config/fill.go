@@ -16,8 +16,9 @@ type filling struct {
 	spans  []SecretSpan
 }
 
-// note returns the callback word.fill tells where each value went, for the
-// element index of field in; offset is where the word starts in it.
+// note returns a callback for word.fill that records where a secret
+// parameter's value went: element index of the field in ("argv", "env",
+// "stdin"), offset being where the word starts in that element.
 func (f *filling) note(in string, index, offset int) func(param string, start, end int) {
 	return func(param string, start, end int) {
 		if p := f.tool.params[param]; p != nil && p.Secret {

@@ -26,6 +26,7 @@ type SizeError struct {
 	Size, Max int
 }
 
+// Error says which limit the command breaks and by how much.
 func (e *SizeError) Error() string {
 	switch e.Limit {
 	case "argument count":

@@ -65,16 +65,16 @@ func isFindExec(s string) bool {
 func (t *Tool) checkPrograms(n *node, opts Options, fail failFunc) error {
 	cmd := n.get("command")
 	prog := t.argv[0].literal()
-	needShell := func(reason string) error {
-		return fail(cmd, "command", "%s; a tool that runs it must say \"shell\": true (it is then never approved by a rule)", reason)
-	}
 	cmdFail := func(format string, args ...any) error { return fail(cmd, "command", format, args...) }
+	needShell := func(reason string) error {
+		return cmdFail("%s; a tool that runs it must say \"shell\": true (it is then never approved by a rule)", reason)
+	}
 	if r := shellReason(prog, ""); r != "" && !t.Shell {
 		return needShell(r)
 	}
 	path, err := ResolveProgram(prog, opts.PATH)
 	if err != nil {
-		return fail(cmd, "command", "%v", err)
+		return cmdFail("%v", err)
 	}
 	t.Program = path
 	t.ShellReason = shellReason(prog, path)

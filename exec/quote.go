@@ -231,7 +231,8 @@ func (c Command) String() string {
 
 // shellSpecial reports words made only of plain characters that a shell
 // would still read specially at the start of a command: a variable
-// assignment (NAME=value) or a reserved word.
+// assignment (NAME=value, or NAME+=value, which appends) or a reserved
+// word.
 func shellSpecial(s string) bool {
 	switch s {
 	case "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until",
@@ -239,6 +240,7 @@ func shellSpecial(s string) bool {
 		return true
 	}
 	name, _, ok := strings.Cut(s, "=")
+	name = strings.TrimSuffix(name, "+")
 	if !ok || name == "" || (name[0] >= '0' && name[0] <= '9') {
 		return false
 	}

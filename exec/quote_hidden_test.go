@@ -135,3 +135,32 @@ func graphemes(s string) (n, width int) {
 	}
 	return n, width
 }
+
+// BenchmarkEscape measures the escape every line of output passes through
+// on its way to the console: plain ASCII (the fast path), text with
+// non-ASCII letters (grapheme by grapheme), and text full of escapes.
+func BenchmarkEscape(b *testing.B) {
+	for _, c := range []struct{ name, line string }{
+		{"ascii", strings.Repeat("main.go:12: func main() {  ", 4)},
+		{"letters", strings.Repeat("naïve café, Grüße, 日本語 ", 4)},
+		{"hidden", strings.Repeat("a\u200bb\x1b[2Jc\u3164", 10)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.line)))
+			for b.Loop() {
+				Escape(c.line)
+			}
+		})
+	}
+}
+
+// TestQuote_AppendAssignment: bash reads NAME+=value at the start of a
+// command as an assignment, like NAME=value, so Quote must quote it for the
+// word to read back as one argument.
+func TestQuote_AppendAssignment(t *testing.T) {
+	for in, want := range map[string]string{"A+=": "'A+='", "PATH+=:/x": "'PATH+=:/x'", "+=x": "+=x", "a+b=c": "a+b=c"} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
