@@ -93,7 +93,7 @@ func Hidden(s string) (at int, what string) {
 // hidden character on is hidden, so no escape is ever decorated by a mark
 // that belonged to something else.
 func walk(s string, f func(piece, what string) bool) {
-	if plainASCII(s) {
+	if plainRunes(s) {
 		f(s, "")
 		return
 	}
@@ -119,15 +119,39 @@ func walk(s string, f func(piece, what string) bool) {
 	}
 }
 
-// plainASCII reports whether s is only printable ASCII, which always shows
-// as itself.
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x7f {
+// plainRunes reports whether every character of s shows as itself on its
+// own: printable, with a width, and not a mark. Such text has no hidden
+// grapheme, so most text (ASCII, precomposed letters, CJK) needs no
+// segmentation at all.
+func plainRunes(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !plainRune(r) {
 			return false
 		}
+		i += n
 	}
 	return true
+}
+
+// plainRune reports whether r shows as itself wherever it stands. Latin
+// letters, CJK ideographs and Hangul syllables are answered without a
+// table lookup, since nearly all text is made of them.
+func plainRune(r rune) bool {
+	switch {
+	case r >= 0xa1 && r < 0x300 && r != 0xad: // Latin-1, Latin Extended, IPA, modifiers; not the soft hyphen
+		return true
+	case r >= 0x4e00 && r <= 0x9fff, r >= 0xac00 && r <= 0xd7a3:
+		return true
+	}
+	return r != utf8.RuneError && hiddenRune(r) == "" && !unicode.Is(unicode.M, r) && runeWidth(r) > 0
 }
 
 // hiddenFrom returns the byte offset in the grapheme g (whose display width
@@ -146,7 +170,7 @@ func hiddenFrom(g string, width int) (int, string) {
 			cut, what = i, why
 			break
 		}
-		if i > 0 && (unicode.Is(unicode.M, r) || displaywidth.Options{}.Rune(r) == 0) {
+		if i > 0 && (unicode.Is(unicode.M, r) || runeWidth(r) == 0) {
 			if marks++; marks > MaxMarks {
 				cut, what = i, fmt.Sprintf("mark stacked beyond %d on one character", MaxMarks)
 				break
@@ -163,6 +187,9 @@ func hiddenFrom(g string, width int) (int, string) {
 	}
 	return cut, what
 }
+
+// runeWidth is the cells r takes by itself, as the console measures it.
+func runeWidth(r rune) int { return displaywidth.Options{}.Rune(r) }
 
 // hiddenRune names the class of r when r never shows as itself, wherever it
 // stands, by its Unicode properties.
@@ -201,7 +228,7 @@ func writeEscaped(b *strings.Builder, piece string, hidden, quoted bool) {
 		case !hidden || (r >= 0x20 && r < 0x7f):
 			b.WriteString(piece[i : i+n])
 		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(b, `\x%02x`, piece[i])
+			writeHex(b, `\x`, uint32(piece[i]), 2)
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\t':
@@ -209,13 +236,23 @@ func writeEscaped(b *strings.Builder, piece string, hidden, quoted bool) {
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r < 0x80:
-			fmt.Fprintf(b, `\x%02x`, r)
+			writeHex(b, `\x`, uint32(r), 2)
 		case r > 0xffff:
-			fmt.Fprintf(b, `\U%08x`, r)
+			writeHex(b, `\U`, uint32(r), 8)
 		default:
-			fmt.Fprintf(b, `\u%04x`, r)
+			writeHex(b, `\u`, uint32(r), 4)
 		}
 		i += n
+	}
+}
+
+// writeHex writes prefix and v in exactly digits lowercase hex digits, so
+// a following hex digit is never read as part of the escape.
+func writeHex(b *strings.Builder, prefix string, v uint32, digits int) {
+	const hex = "0123456789abcdef"
+	b.WriteString(prefix)
+	for i := digits - 1; i >= 0; i-- {
+		b.WriteByte(hex[v>>(4*i)&0xf])
 	}
 }
 
