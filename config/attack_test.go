@@ -141,8 +141,8 @@ func TestAttack_Values(t *testing.T) {
 		{"object for scalar", "text", map[string]any{"v": map[string]any{"a": 1}}, "v", "type", "want a string, got an object"},
 		{"scalar for list", "many", map[string]any{"items": "a b"}, "items", "type", "want an array of string values, got a string"},
 		{"empty required list", "many", map[string]any{"items": []any{}}, "items", "missing", "want at least one item"},
-		{"oversize argument", "big", map[string]any{"v": hundredK}, "", "size", "an argument would be 133120 bytes"},
-		{"too many arguments", "many", map[string]any{"items": manyItems}, "", "size", "would exceed"},
+		{"oversize argument", "big", map[string]any{"v": hundredK}, "", "size", "argument 1 would be 133120 bytes, over the limit of 131071 bytes per argument"},
+		{"too many arguments", "many", map[string]any{"items": manyItems}, "", "size", "would exceed the limit of 4096 arguments (it has 5001)"},
 	}
 	if len(tests) < 40 {
 		t.Fatalf("attack table has only %d entries", len(tests))
@@ -212,59 +212,3 @@ func TestAttack_PathsInside(t *testing.T) {
 
 // TestAttack_ToolFiles loads hostile tool files: each must be refused with
 // a message that says what was found and where.
-func TestAttack_ToolFiles(t *testing.T) {
-	tests := []struct{ name, file, want string }{
-		{"redirect into a file", `[{"name": "a", "command": "ls {dir} > /etc/passwd"}]`, `t.json:1:37: tool "a": command: redirection ">"`},
-		{"backticks", "[{\"name\": \"a\", \"command\": \"grep {x} `id`\"}]", `t.json:1:37: tool "a": command: command substitution`},
-		{"newline smuggled in a string", `[{"name": "a", "command": "ls {x}\nrm -rf /"}]`, `tool "a": command: more than one command`},
-		{"variable", `[{"name": "a", "command": "ls $HOME/{x}"}]`, `t.json:1:31: tool "a": command: variable expansion $HOME`},
-		{"assignment", `[{"name": "a", "command": "LD_PRELOAD=/x.so ls"}]`, `tool "a": command: variable assignment`},
-		{"sudo", `[{"name": "a", "command": "sudo ls {x}"}]`, `sudo runs other programs`},
-		{"xargs", `[{"name": "a", "command": "xargs rm"}]`, `xargs runs other programs`},
-		{"absolute shell", `[{"name": "a", "command": "/bin/sh -c {x}"}]`, `sh runs other programs`},
-		{"bidi in template", `[{"name": "a", "command": ["ls", "\u202e{x}"]}]`, `bidirectional control`},
-		{"unknown key smuggling a field", `[{"name": "a", "command": "ls", "Shell": false}]`, `unknown key "Shell" in tool "a"`},
-		{"unknown settings", `{"settings": {"allow_all": true}}`, `unknown key "allow_all" in settings`},
-		{"duplicate keys hide the real command", `[{"name": "a", "command": "ls", "command": "rm -rf /"}]`, `key "command" appears twice`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := load(t, testOptions(t), "t.json", tt.file)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error %v\nwant it to contain %q", err, tt.want)
-			}
-		})
-	}
-}
-
-// TestAttack_PathPatternSeesTheResolvedPath: a pattern on a path parameter
-// is checked against what the program receives, so dot-dot and symlinks
-// cannot carry a value past it.
-func TestAttack_PathPatternSeesTheResolvedPath(t *testing.T) {
-	opts := testOptions(t)
-	w := opts.WorkDir
-	if err := os.MkdirAll(filepath.Join(w, "docs"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{".env", "docs/guide.md"} {
-		if err := os.WriteFile(filepath.Join(w, f), []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Symlink("../.env", filepath.Join(w, "docs", "a.md")); err != nil {
-		t.Fatal(err)
-	}
-	tool := oneTool(t, opts, `{"name": "read", "command": "cat -- {file}", "read_only": true,
-	  "params": {"file": {"type": "path", "pattern": "docs/.*"}}}`)
-	for _, bad := range []string{"docs/../.env", "docs/a.md", "./.env"} {
-		_, err := tool.Expand(map[string]any{"file": bad})
-		var ae *ArgError
-		if !errors.As(err, &ae) || ae.Rule != "pattern" || !strings.Contains(ae.Msg, "resolves to .env") {
-			t.Errorf("%q: %v", bad, err)
-		}
-	}
-	cmd, err := tool.Expand(map[string]any{"file": "docs/guide.md"})
-	if err != nil || cmd.Argv[2] != filepath.Join(w, "docs/guide.md") {
-		t.Fatalf("inside the pattern: %q, %v", cmd.Argv, err)
-	}
-}

@@ -3,9 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/assent-sh/assent/exec"
 )
@@ -34,7 +31,7 @@ func compileTool(n *node, opts Options, settings Settings) (*Tool, []Warning, er
 		return fieldError(at, fmt.Sprintf("tool %q: %s", name, field), format, args...)
 	}
 	if err := checkKeys(n, fmt.Sprintf("tool %q", name), "name", "description", "command", "params",
-		"read_only", "shell", "timeout", "cwd", "env", "stdin", "max_output", "on_overflow"); err != nil {
+		"read_only", "shell", "timeout", "cwd", "env", "stdin", "max_output", "on_overflow", "sandbox", "network"); err != nil {
 		return nil, nil, err
 	}
 	if d := n.get("description"); d != nil {
@@ -51,6 +48,9 @@ func compileTool(n *node, opts Options, settings Settings) (*Tool, []Warning, er
 	if err := t.readFlags(n, settings, fail); err != nil {
 		return nil, nil, err
 	}
+	if err := t.readSandbox(n, fail); err != nil {
+		return nil, nil, err
+	}
 	if err := t.readTemplates(n, fail); err != nil {
 		return nil, nil, err
 	}
@@ -61,6 +61,7 @@ func compileTool(n *node, opts Options, settings Settings) (*Tool, []Warning, er
 		return nil, nil, err
 	}
 	t.markFindPaths()
+	t.computeSandbox(opts, settings)
 	return t, t.warnings(), nil
 }
 
@@ -171,190 +172,4 @@ func (t *Tool) readFlags(n *node, s Settings, fail failFunc) error {
 		t.OnOverflow = exec.Overflow(s)
 	}
 	return nil
-}
-
-// readTemplates reads cwd, env and stdin, the templates besides argv.
-func (t *Tool) readTemplates(n *node, fail failFunc) error {
-	one := func(field string) (word, string, error) {
-		v := n.get(field)
-		if v == nil {
-			return nil, "", nil
-		}
-		s, err := readString(v, field)
-		if err != nil {
-			return nil, "", fail(v, field, "want a string, got %s", v.kind)
-		}
-		if p := textProblem(s, field == "stdin"); p != "" {
-			return nil, "", fail(v, field, "contains %s", p)
-		}
-		w, err := parseWord(s)
-		if err == nil {
-			if name, ok := w.listParam(); ok {
-				err = fmt.Errorf("list placeholder {%s...} can only fill argv", name)
-			}
-		}
-		if err != nil {
-			return nil, "", fail(v, field, "%v", err)
-		}
-		return w, s, nil
-	}
-	var err error
-	if t.cwd, t.Cwd, err = one("cwd"); err != nil {
-		return err
-	}
-	if t.stdin, t.Stdin, err = one("stdin"); err != nil {
-		return err
-	}
-	if t.cwd != nil && t.cwd.fixed() {
-		dir := t.cwd.literal()
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(t.workDir, dir)
-		}
-		if _, err := resolveRoots(t.workDir, []string{dir}); err != nil {
-			return fail(n.get("cwd"), "cwd", "%v", err)
-		}
-	}
-	env := n.get("env")
-	if env == nil {
-		return nil
-	}
-	if env.kind != kindObject {
-		return fail(env, "env", "want an object of NAME: value, got %s", env.kind)
-	}
-	for i, k := range env.keys {
-		v := env.vals[i]
-		if !isName(k) {
-			return fail(v, "env", "%q is not a valid variable name", k)
-		}
-		s, err := readString(v, "env."+k)
-		if err != nil {
-			return fail(v, "env."+k, "want a string, got %s", v.kind)
-		}
-		if p := textProblem(s, false); p != "" {
-			return fail(v, "env."+k, "contains %s", p)
-		}
-		w, err := parseWord(s)
-		if err == nil {
-			if name, ok := w.listParam(); ok {
-				err = fmt.Errorf("list placeholder {%s...} can only fill argv", name)
-			}
-		}
-		if err != nil {
-			return fail(v, "env."+k, "%v", err)
-		}
-		t.env = append(t.env, envWord{k, w})
-		t.Env = append(t.Env, EnvVar{k, s})
-	}
-	sort.Slice(t.env, func(i, j int) bool { return t.env[i].name < t.env[j].name })
-	sort.Slice(t.Env, func(i, j int) bool { return t.Env[i].Name < t.Env[j].Name })
-	return nil
-}
-
-// use records how a placeholder appears in the tool's templates.
-type use struct {
-	list, scalar bool
-	argv, cwd    bool
-	stdinOnly    bool
-}
-
-// uses collects every placeholder and how it is used, in order of first
-// appearance.
-func (t *Tool) uses() ([]string, map[string]*use) {
-	var order []string
-	m := map[string]*use{}
-	note := func(name string, f func(u *use)) {
-		u := m[name]
-		if u == nil {
-			u = &use{stdinOnly: true}
-			m[name] = u
-			order = append(order, name)
-		}
-		f(u)
-	}
-	for _, w := range t.argv {
-		for _, p := range w {
-			if p.param != "" {
-				list := p.list
-				note(p.param, func(u *use) { u.argv, u.stdinOnly = true, false; u.list = u.list || list; u.scalar = u.scalar || !list })
-			}
-		}
-	}
-	for _, name := range t.cwd.params() {
-		note(name, func(u *use) { u.cwd, u.scalar, u.stdinOnly = true, true, false })
-	}
-	for _, e := range t.env {
-		for _, name := range e.value.params() {
-			note(name, func(u *use) { u.scalar, u.stdinOnly = true, false })
-		}
-	}
-	for _, name := range t.stdin.params() {
-		note(name, func(u *use) { u.scalar = true })
-	}
-	return order, m
-}
-
-// checkPrograms resolves argv[0] and any program find runs, and enforces
-// shell: true for wrappers.
-func (t *Tool) checkPrograms(n *node, opts Options, fail failFunc) error {
-	cmd := n.get("command")
-	prog := t.argv[0].literal()
-	wrapper := func(w string) error {
-		return fail(cmd, "command", "%s runs other programs or shell code from its arguments; a tool that runs it must say \"shell\": true (it is then never approved by a rule)", w)
-	}
-	if b := filepath.Base(prog); isWrapper(b) && !t.Shell {
-		return wrapper(b)
-	}
-	path, err := ResolveProgram(prog, opts.PATH)
-	if err != nil {
-		return fail(cmd, "command", "%v", err)
-	}
-	t.Program = path
-	if w := wrapperName(prog, path); w != "" && !t.Shell {
-		return wrapper(w)
-	}
-	if filepath.Base(prog) != "find" {
-		return nil
-	}
-	for i := 1; i+1 < len(t.argv); i++ {
-		if !t.argv[i].fixed() || !isFindExec(t.argv[i].literal()) {
-			continue
-		}
-		next := t.argv[i+1]
-		if !next.fixed() {
-			if !t.Shell {
-				return fail(cmd, "command", "find %s runs a program chosen by a placeholder; that needs \"shell\": true", t.argv[i].literal())
-			}
-			continue
-		}
-		p2, err := ResolveProgram(next.literal(), opts.PATH)
-		if err != nil {
-			return fail(cmd, "command", "find %s: %v", t.argv[i].literal(), err)
-		}
-		if w := wrapperName(next.literal(), p2); w != "" && !t.Shell {
-			return fail(cmd, "command", "find %s runs %s, which runs other programs or shell code; that needs \"shell\": true", t.argv[i].literal(), w)
-		}
-		t.SecondPrograms = append(t.SecondPrograms, p2)
-	}
-	return nil
-}
-
-// markFindPaths records which argv slots of a find(1) template are starting
-// points: find reads its expression from the first word that begins with
-// '-', '(', '!' or ',' there, so a value like "!" or "(" in such a slot
-// would become part of the expression.
-func (t *Tool) markFindPaths() {
-	if filepath.Base(t.argv[0].literal()) != "find" {
-		return
-	}
-	t.findPaths = map[int]bool{}
-	for i := 1; i < len(t.argv); i++ {
-		w := t.argv[i]
-		if w.fixed() {
-			if s := w.literal(); s != "" && strings.ContainsRune("-(!),", rune(s[0])) {
-				return
-			}
-			continue
-		}
-		t.findPaths[i] = true
-	}
 }

@@ -153,6 +153,14 @@ func diffTool(a, b *Tool) []string {
 	changed("stdin", a.Stdin, b.Stdin)
 	valued("max_output", a.MaxOutput, b.MaxOutput)
 	valued("on_overflow", a.OnOverflow, b.OnOverflow)
+	valued("network", a.Network, b.Network)
+	valued("sandbox", confinement(a), confinement(b))
+	// The sets follow from fields compared above; what the tool adds to
+	// them is shown as written.
+	if !same([]any{a.sandboxRead, a.sandboxWrite}, []any{b.sandboxRead, b.sandboxWrite}) {
+		out = append(out, fmt.Sprintf("sandbox adds read %s write %s → read %s write %s",
+			pathList(a.sandboxRead), pathList(a.sandboxWrite), pathList(b.sandboxRead), pathList(b.sandboxWrite)))
+	}
 	return out
 }
 
@@ -176,7 +184,24 @@ func paramFacts(t *Tool) []string {
 		out = append(out, fmt.Sprintf("%s|%s|%s|%q", p.Name, p.Summary(), p.Description, p.Default))
 	}
 	if t.system != nil {
-		out = append(out, fmt.Sprint(t.system.allowed(), slices.Sorted(maps.Keys(t.system.missing))))
+		out = append(out, fmt.Sprint(t.system.allowed(), slices.Sorted(maps.Keys(t.system.missing)), t.system.envAllow))
 	}
 	return out
+}
+
+// confinement names whether a tool's calls are confined, for a diff.
+func confinement(t *Tool) string {
+	if t.confined {
+		return "confined"
+	}
+	return "unconfined"
+}
+
+// pathList shows a sandbox set, quoted.
+func pathList(ps []string) string {
+	q := make([]string, len(ps))
+	for i, p := range ps {
+		q[i] = exec.Quote(p)
+	}
+	return "[" + strings.Join(q, " ") + "]"
 }

@@ -2,22 +2,12 @@ package config
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/assent-sh/assent/exec"
-)
-
-// Limits on a whole expanded command, below the kernel's own (a single
-// argument of 128 KiB, about 2 MiB for argv and environment together), so
-// an oversize call gets a clear refusal instead of E2BIG at start.
-const (
-	maxArgBytes  = 128<<10 - 1
-	maxArgvBytes = 1 << 20
-	maxArgc      = 4096
 )
 
 // ArgError is a call refused before it reaches the queue: the tool, the
@@ -31,13 +21,19 @@ type ArgError struct {
 	// missing, type, text, length, enum, pattern, range, option, path,
 	// find-operand, size, cwd, not-allowed, unavailable, env.
 	Rule string
-	// Msg says what was wrong, in words an agent can act on.
+	// Msg says what was wrong, in words an agent can act on. It continues
+	// the sentence `parameter "p" …` ("is required"), unless it starts
+	// with a capital letter and stands alone ("Command not allowed: rm",
+	// the seed's wording), when a colon separates the two.
 	Msg string
 }
 
 func (e *ArgError) Error() string {
-	if e.Param == "" {
+	switch {
+	case e.Param == "":
 		return fmt.Sprintf("tool %q: %s", e.Tool, e.Msg)
+	case e.Msg != "" && unicode.IsUpper(rune(e.Msg[0])):
+		return fmt.Sprintf("tool %q: parameter %q: %s", e.Tool, e.Param, e.Msg)
 	}
 	return fmt.Sprintf("tool %q: parameter %q %s", e.Tool, e.Param, e.Msg)
 }
@@ -49,7 +45,18 @@ type Expansion struct {
 	// Values holds each parameter's text after defaults and path
 	// resolution: one element for a single value, one per item for a list.
 	Values map[string][]string
-	// Secrets are the values of parameters marked secret, for masking.
+	// Paths holds every value of every path parameter, list items
+	// included, resolved as they appear in argv, in parameter order: what
+	// policy's paths matcher sees (policy.Input.Paths).
+	Paths []string
+	// SecretSpans says where the values of secret parameters went in
+	// Command; Masked and MaskedBy hide exactly those bytes.
+	SecretSpans []SecretSpan
+	// Secrets are the values of parameters marked secret.
+	//
+	// Deprecated: masking these wherever they occur lets an agent that
+	// chooses a secret hide other text; use Masked, MaskedBy and
+	// SecretsForOutput. Kept until the queue and the console stop using it.
 	Secrets []string
 }
 
@@ -60,8 +67,8 @@ func (t *Tool) Expand(args map[string]any) (exec.Command, error) {
 	return e.Command, err
 }
 
-// Prepare is Expand that also returns the checked values, for policy and
-// for the journal's masking of secrets.
+// Prepare is Expand that also returns the checked values, for policy, and
+// where secrets went, for masking.
 func (t *Tool) Prepare(args map[string]any) (Expansion, error) {
 	if t.system != nil {
 		return t.system.expand(t, args)
@@ -70,11 +77,12 @@ func (t *Tool) Prepare(args map[string]any) (Expansion, error) {
 		return Expansion{}, err
 	}
 	e := Expansion{Values: make(map[string][]string, len(t.Params))}
-	scalar := make(map[string]string, len(t.Params))
+	f := &filling{tool: t, scalar: make(map[string]string, len(t.Params))}
 	base := t.workDir
 	if t.cwd != nil && t.cwd.fixed() {
 		base = absFrom(t.workDir, t.cwd.literal())
 	}
+	var checks []exec.PathCheck
 	for _, p := range t.Params {
 		v, ok := args[p.Name]
 		if !ok || v == nil {
@@ -92,7 +100,16 @@ func (t *Tool) Prepare(args map[string]any) (Expansion, error) {
 		}
 		e.Values[p.Name] = vals
 		if !p.List {
-			scalar[p.Name] = vals[0]
+			f.scalar[p.Name] = vals[0]
+		}
+		if p.Type == Path {
+			e.Paths = append(e.Paths, vals...)
+			for i, given := range givenPaths(v, base) {
+				if p.Secret {
+					f.spans = append(f.spans, SecretSpan{In: "path", Index: len(checks), Param: p.Name})
+				}
+				checks = append(checks, exec.PathCheck{Given: given, Resolved: vals[i]})
+			}
 		}
 		if p.Secret {
 			for _, s := range append(vals, SecretTexts(v)...) {
@@ -102,28 +119,32 @@ func (t *Tool) Prepare(args map[string]any) (Expansion, error) {
 			}
 		}
 	}
-	argv, err := t.fillArgv(e.Values, scalar)
+	argv, err := f.argv(e.Values)
 	if err != nil {
 		return Expansion{}, err
 	}
-	dir, err := t.fillCwd(scalar)
+	dir, err := f.cwd()
 	if err != nil {
 		return Expansion{}, err
 	}
 	env := make([]string, 0, len(t.env))
-	for _, ev := range t.env {
-		env = append(env, ev.name+"="+ev.value.fill(scalar))
+	for i, ev := range t.env {
+		env = append(env, ev.name+"="+ev.value.fill(f.scalar, f.note("env", i, len(ev.name)+1)))
 	}
 	e.Command = exec.Command{
 		Path:       t.Program,
 		Argv:       argv,
 		Dir:        dir,
 		Env:        env,
-		Stdin:      t.stdin.fill(scalar),
+		Stdin:      t.stdin.fill(f.scalar, f.note("stdin", 0, 0)),
 		Timeout:    t.Timeout,
 		MaxOutput:  t.MaxOutput,
 		OnOverflow: t.OnOverflow,
+		Sandbox:    t.sandboxFor(),
+		Program:    t.ProgramID,
+		Paths:      checks,
 	}
+	e.SecretSpans = f.spans
 	return e, nil
 }
 
@@ -150,116 +171,4 @@ func (t *Tool) checkNames(args map[string]any) error {
 		msg += " (it takes no arguments)"
 	}
 	return &ArgError{Tool: t.Name, Rule: "unknown", Msg: msg}
-}
-
-// fillArgv builds argv: one element per template word, one per item for a
-// list placeholder, and refuses any value that would make its word an
-// option or a find expression.
-func (t *Tool) fillArgv(vals map[string][]string, scalar map[string]string) ([]string, error) {
-	argv := make([]string, 0, len(t.argv))
-	total := 0
-	add := func(s string) error {
-		if len(s) > maxArgBytes {
-			return &ArgError{t.Name, "", "size", fmt.Sprintf("an argument would be %d bytes; the limit is %d", len(s), maxArgBytes)}
-		}
-		total += len(s) + 1
-		argv = append(argv, s)
-		if total > maxArgvBytes || len(argv) > maxArgc {
-			return &ArgError{t.Name, "", "size", fmt.Sprintf("the command line would exceed %d bytes or %d arguments", maxArgvBytes, maxArgc)}
-		}
-		return nil
-	}
-	for i, w := range t.argv {
-		if name, ok := w.listParam(); ok {
-			for _, item := range vals[name] {
-				if err := t.checkWordValue(i, name, item); err != nil {
-					return nil, err
-				}
-				if err := add(item); err != nil {
-					return nil, err
-				}
-			}
-			continue
-		}
-		s := w.fill(scalar)
-		if w.leadingParam() {
-			if err := t.checkWordValue(i, w[0].param, s); err != nil {
-				return nil, err
-			}
-		}
-		if err := add(s); err != nil {
-			return nil, err
-		}
-	}
-	return argv, nil
-}
-
-// checkWordValue enforces the option rules on a word whose first character
-// comes from the value of param. A word starting with '-' would be read as
-// an option; flag-name deny lists cannot work (GNU tools accept unique
-// abbreviations and read options after operands), so the only options let
-// through are the exact tokens the parameter lists, the operator's own enum
-// values, and negative numbers when the operator declared a negative minimum.
-func (t *Tool) checkWordValue(i int, param, s string) error {
-	p := t.params[param]
-	whole := len(t.argv[i]) == 1
-	if strings.HasPrefix(s, "-") {
-		allowed := whole && (contains(p.Flags, s) || contains(p.Enum, s) ||
-			((p.Type == Integer || p.Type == Number) && p.minSet && *p.Min < 0))
-		if !allowed {
-			msg := "starts with '-', so the program would read it as an option; "
-			if len(p.Flags) > 0 {
-				msg += "the only options allowed here are " + quoteList(p.Flags)
-			} else {
-				msg += "this parameter takes no options (to pass text that starts with '-', use a pattern or path form that does not, such as [-]x or ./-x)"
-			}
-			return &ArgError{t.Name, param, "option", msg}
-		}
-	}
-	if t.findPaths[i] && s != "" && strings.ContainsRune("!(),", rune(s[0])) {
-		return &ArgError{t.Name, param, "find-operand", fmt.Sprintf("starts with %q, which find would read as part of its expression, not as a starting point", s[:1])}
-	}
-	return nil
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// fillCwd returns the absolute working directory of the call, which must be
-// an existing directory.
-func (t *Tool) fillCwd(scalar map[string]string) (string, error) {
-	if t.cwd == nil {
-		return t.workDir, nil
-	}
-	dir := absFrom(t.workDir, t.cwd.fill(scalar))
-	fi, err := os.Stat(dir)
-	if err != nil || !fi.IsDir() {
-		param := ""
-		if ps := t.cwd.params(); len(ps) > 0 {
-			param = ps[0]
-		}
-		return "", &ArgError{t.Name, param, "cwd", fmt.Sprintf("working directory %s is not an existing directory", dir)}
-	}
-	return dir, nil
-}
-
-func absFrom(base, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(base, p)
-}
-
-// describeParam adds the parameter's description to a "missing" message.
-func describeParam(p *Param) string {
-	if p.Description == "" {
-		return fmt.Sprintf(" (%s)", p.Type)
-	}
-	return fmt.Sprintf(" (%s: %s)", p.Type, p.Description)
 }

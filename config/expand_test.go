@@ -161,7 +161,7 @@ func TestExpand_Secrets(t *testing.T) {
 
 func TestExpand_SystemCommand(t *testing.T) {
 	opts := testOptions(t)
-	c := mustLoad(t, opts, "sc.json", `{"settings": {"system_command": {"allow": ["ls", "grep", "env", "no-such-tool-xyz"]}}}`)
+	c := mustLoad(t, opts, "sc.json", `{"settings": {"system_command": {"allow": ["ls", "grep", "env", "no-such-tool-xyz"], "env": ["LC_ALL"]}}}`)
 	tool := c.Tool(SystemCommandName)
 	if tool == nil || !tool.Shell {
 		t.Fatalf("system_command = %+v, want a shell-class tool", tool)
@@ -190,8 +190,8 @@ func TestExpand_SystemCommand(t *testing.T) {
 		{map[string]any{"command": "ls", "args": "-la"}, "type", "want an array of strings"},
 		{map[string]any{"command": "ls", "args": []any{"a\nb"}}, "text", "item 0 contains newline"},
 		{map[string]any{"command": "ls", "cwd": "/"}, "path", "outside the allowed directories"},
-		{map[string]any{"command": "ls", "env": map[string]any{"LD_PRELOAD": "/x.so"}}, "env", "LD_PRELOAD may not be set"},
-		{map[string]any{"command": "ls", "env": map[string]any{"GIT_DIR": "/x"}}, "env", "GIT_DIR may not be set"},
+		{map[string]any{"command": "ls", "env": map[string]any{"LD_PRELOAD": "/x.so"}}, "env", "may not set LD_PRELOAD"},
+		{map[string]any{"command": "ls", "env": map[string]any{"GIT_DIR": "/x"}}, "env", "may not set GIT_DIR"},
 		{map[string]any{"command": "ls", "timeout": 50.0}, "range", "below the minimum 100"},
 		{map[string]any{"command": "ls", "timeout": 300001.0}, "range", "above the maximum 300000"},
 		{map[string]any{"command": "ls", "shell": true}, "unknown", `has no parameter "shell"`},

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func FuzzExpand(f *testing.F) {
 	opts := testOptions(f)
 	c, err := Load(opts, Source{Name: "fuzz.json", Data: []byte(`[{"name": "t",
 	  "command": ["uname", "-x", "{a}", "pre{b}post", "--", "{c...}"],
-	  "params": {"a": {"flags": ["-q"]}, "c": {"required": false}}}]`)})
+	  "params": {"a": {"flags": ["-q"]}, "b": {"secret": true}, "c": {"required": false}}}]`)})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -83,6 +84,13 @@ func FuzzExpand(f *testing.F) {
 		if strings.Join(cmd.Argv, "\x00") != strings.Join(want, "\x00") || len(cmd.Argv) != len(want) {
 			t.Fatalf("argv %q, want %q", cmd.Argv, want)
 		}
+		// The secret b is masked where it went, and nowhere else, however
+		// often the other values repeat it.
+		e, _ := tool.Prepare(map[string]any{"a": a, "b": b, "c": []any{c1, c2}})
+		want[3] = "pre\x00post"
+		if masked := e.Masked("\x00"); strings.Join(masked.Argv, "\x01") != strings.Join(want, "\x01") {
+			t.Fatalf("masked argv %q, want %q", masked.Argv, want)
+		}
 	})
 }
 
@@ -93,6 +101,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add("t.json", `{"tools": [{"name": "a", "command": ["ls", "{x...}"], "params": {"x": {"type": "path"}}}], "rules": []}`)
 	f.Add("t.md", "## a\n\ndesc\n\n```\nls {x}\n```\n\n- read_only: true\n")
 	f.Add("t.md", "## a\n\n```json\n[\"ls\"]\n```\n- params: {\"x\": 1}\n")
+	f.Add("t.json", `{"settings": {"sandbox": "off"}, "tools": [{"name": "a", "command": "tar -x {f}", "shell": true, "sandbox": {"read": ["."]}, "network": true}]}`)
 	opts := testOptions(f)
 	f.Fuzz(func(t *testing.T, name, text string) {
 		if !strings.HasSuffix(name, ".md") {
@@ -108,6 +117,18 @@ func FuzzLoad(f *testing.F) {
 		for _, tl := range c.Tools {
 			if len(tl.Template) == 0 || tl.Program == "" && tl.system == nil {
 				t.Fatalf("tool %q loaded without a program", tl.Name)
+			}
+			if (tl.ShellReason != "") != tl.Shell {
+				t.Fatalf("tool %q: shell %v with reason %q", tl.Name, tl.Shell, tl.ShellReason)
+			}
+			sb, _ := tl.Sandbox()
+			for _, p := range append(sb.Read, sb.Write...) {
+				if !filepath.IsAbs(p) {
+					t.Fatalf("tool %q: sandbox entry %q is not absolute", tl.Name, p)
+				}
+			}
+			if tl.ReadOnly && len(sb.Write) > 0 {
+				t.Fatalf("read-only tool %q may write %q", tl.Name, sb.Write)
 			}
 		}
 	})

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -211,14 +210,4 @@ func parseSource(src *source) (*fileDoc, error) {
 		return nil, fieldError(root, "", "a tool file is a JSON array of tools or an object with \"tools\", \"rules\" and \"settings\"; got %s", root.kind)
 	}
 	return d, nil
-}
-
-// names returns the sorted keys of a set, for messages.
-func names(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

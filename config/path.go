@@ -70,6 +70,20 @@ func resolveAbs(p string, depth int) (string, error) {
 	return resolveAbs(filepath.Clean(target), depth+1)
 }
 
+// kernelTree returns the kernel's pseudo-file system p lies in (/proc,
+// /sys or /dev), or "". Reading there exposes what no project file does:
+// /proc/self/environ is assent's environment, tokens included, and
+// /dev/stdin or /proc/self/fd its open files. A root that lies there
+// itself, such as /dev/shm, says the operator meant it.
+func kernelTree(p string) string {
+	for _, k := range []string{"/proc", "/sys", "/dev"} {
+		if within(p, k) {
+			return k
+		}
+	}
+	return ""
+}
+
 // within reports whether the absolute, clean path p is root or lies below
 // it, comparing whole path components: /srv/app does not contain
 // /srv/app-evil.
@@ -114,4 +128,26 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// givenPaths returns each path in a checked value v as it was named, made
+// absolute against base but with no symlink resolved: what exec resolves
+// again right before start, to see it still leads where it did.
+func givenPaths(v any, base string) []string {
+	var out []string
+	switch x := v.(type) {
+	case string:
+		out = append(out, absFrom(base, x))
+	case []string:
+		for _, s := range x {
+			out = append(out, absFrom(base, s))
+		}
+	case []any:
+		for _, it := range x {
+			if s, ok := it.(string); ok {
+				out = append(out, absFrom(base, s))
+			}
+		}
+	}
+	return out
 }

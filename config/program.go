@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -50,41 +51,106 @@ func executable(p string) error {
 	return nil
 }
 
-// isWrapper reports whether a program, named by its base name, runs other
-// programs or shell code given in its arguments. Such a program as argv[0]
-// makes a template as open as a shell, so it needs shell: true.
-func isWrapper(base string) bool {
-	switch base {
-	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "busybox", "rbash",
-		"env", "xargs", "timeout", "nice", "nohup", "sudo", "su", "doas", "runuser", "setpriv",
-		"setsid", "stdbuf", "chroot", "unshare", "nsenter", "ionice", "taskset", "chrt", "prlimit",
-		"flock", "parallel", "watch", "script", "strace", "ltrace", "time", "systemd-run", "ssh",
-		"eval", "exec", "command", "builtin":
-		return true
-	}
-	return false
-}
-
-// wrapperName returns the name under which path is a wrapper, checking both
-// the name as written and the file a symlink points to (so /usr/bin/sh ->
-// dash and a renamed link to bash are both caught), or "".
-func wrapperName(written, path string) string {
-	if b := filepath.Base(written); isWrapper(b) {
-		return b
-	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		if b := filepath.Base(real); isWrapper(b) {
-			return b
-		}
-	}
-	return ""
-}
-
-// findExecFlags are the find(1) actions whose next word is a program.
+// isFindExec reports the find(1) actions whose next word is a program.
 func isFindExec(s string) bool {
 	switch s {
 	case "-exec", "-execdir", "-ok", "-okdir":
 		return true
 	}
 	return false
+}
+
+// checkPrograms resolves argv[0] and any program find runs, and enforces
+// shell: true for shell-class programs, recording why in ShellReason.
+func (t *Tool) checkPrograms(n *node, opts Options, fail failFunc) error {
+	cmd := n.get("command")
+	prog := t.argv[0].literal()
+	cmdFail := func(format string, args ...any) error { return fail(cmd, "command", format, args...) }
+	needShell := func(reason string) error {
+		return cmdFail("%s; a tool that runs it must say \"shell\": true (it is then never approved by a rule)", reason)
+	}
+	if r := shellReason(prog, ""); r != "" && !t.Shell {
+		return needShell(r)
+	}
+	path, err := ResolveProgram(prog, opts.PATH)
+	if err != nil {
+		return cmdFail("%v", err)
+	}
+	t.Program = path
+	t.ShellReason = shellReason(prog, path)
+	if t.ShellReason != "" && !t.Shell {
+		return needShell(t.ShellReason)
+	}
+	if filepath.Base(prog) == "find" {
+		if err := t.checkFindExec(opts, needShell, cmdFail); err != nil {
+			return err
+		}
+	}
+	if t.Shell && t.ShellReason == "" {
+		t.ShellReason = "the tool says \"shell\": true"
+	}
+	return t.pinProgram()
+}
+
+// checkFindExec resolves the programs find(1) runs through -exec and its
+// kin. One chosen by a placeholder, or one that is itself shell-class,
+// makes the tool shell-class.
+func (t *Tool) checkFindExec(opts Options, needShell func(string) error, fail func(string, ...any) error) error {
+	for i := 1; i+1 < len(t.argv); i++ {
+		if !t.argv[i].fixed() || !isFindExec(t.argv[i].literal()) {
+			continue
+		}
+		action, next := t.argv[i].literal(), t.argv[i+1]
+		if !next.fixed() {
+			reason := fmt.Sprintf("find %s runs a program chosen by a placeholder, {%s}", action, next.params()[0])
+			if !t.Shell {
+				return needShell(reason)
+			}
+			t.ShellReason = cmp.Or(t.ShellReason, reason)
+			continue
+		}
+		p2, err := ResolveProgram(next.literal(), opts.PATH)
+		if err != nil {
+			return fail("find %s: %v", action, err)
+		}
+		if r := shellReason(next.literal(), p2); r != "" {
+			reason := fmt.Sprintf("find %s runs %s, and %s", action, next.literal(), r)
+			if !t.Shell {
+				return needShell(reason)
+			}
+			t.ShellReason = cmp.Or(t.ShellReason, reason)
+		}
+		t.SecondPrograms = append(t.SecondPrograms, p2)
+	}
+	return nil
+}
+
+// pinProgram is where the identity of the tool's program file is taken,
+// once, at load: exec compares it right before each start, so a binary
+// swapped or a symlink retargeted after load is refused. It records
+// nothing yet: exec.IdentityOf(t.Program, true) fills t.ProgramID once
+// exec provides it.
+func (t *Tool) pinProgram() error {
+	return nil
+}
+
+// markFindPaths records which argv slots of a find(1) template are starting
+// points: find reads its expression from the first word that begins with
+// '-', '(', '!' or ',' there, so a value like "!" or "(" in such a slot
+// would become part of the expression.
+func (t *Tool) markFindPaths() {
+	if filepath.Base(t.argv[0].literal()) != "find" {
+		return
+	}
+	t.findPaths = map[int]bool{}
+	for i := 1; i < len(t.argv); i++ {
+		w := t.argv[i]
+		if w.fixed() {
+			if s := w.literal(); s != "" && strings.ContainsRune("-(!),", rune(s[0])) {
+				return
+			}
+			continue
+		}
+		t.findPaths[i] = true
+	}
 }

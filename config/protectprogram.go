@@ -1,12 +1,11 @@
 package config
 
 import (
-	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // maxScriptDepth bounds how many "#!" interpreters deep the check follows
@@ -89,30 +88,14 @@ func linkIsMine(path string) bool {
 // or "" for a file that is not such a script. A relative interpreter is an
 // error: the kernel would look for it in each call's working directory.
 func scriptInterpreter(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	words := strings.Fields(shebang(path))
+	if len(words) == 0 {
 		return "", nil
 	}
-	defer f.Close()
-	head := make([]byte, 256)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return "", nil
+	if !filepath.IsAbs(words[0]) {
+		return "", &relativeInterpreter{words[0]}
 	}
-	head = head[:n]
-	if !bytes.HasPrefix(head, []byte("#!")) {
-		return "", nil
-	}
-	line, _, _ := bytes.Cut(head[2:], []byte("\n"))
-	fields := bytes.Fields(line)
-	if len(fields) == 0 {
-		return "", nil
-	}
-	interp := string(fields[0])
-	if !filepath.IsAbs(interp) {
-		return "", &relativeInterpreter{interp}
-	}
-	return filepath.Clean(interp), nil
+	return filepath.Clean(words[0]), nil
 }
 
 // relativeInterpreter is a script whose "#!" line names a relative path.

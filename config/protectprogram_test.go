@@ -16,7 +16,7 @@ func TestCheckProtected_ProgramUnderAWriteRoot(t *testing.T) {
 	f := newProtectFixture(t)
 	lint := writeFile(t, filepath.Join(f.wd, "bin", "lint"), "#!/bin/sh\necho ok\n", 0o755)
 	tools := `[{"name": "lint", "command": "` + lint + ` -- {p}", "params": {"p": {"type": "path"}}, "read_only": true},
-		{"name": "make", "command": "make"}]`
+		{"name": "make", "command": "make", "shell": true}]`
 	c := mustLoad(t, f.opts, "tools.json", tools)
 	checkErr(t, c.CheckProtected(),
 		"program "+lint+" of tool \"lint\" lies under "+f.wd+", where tool \"make\" (working directory) may write, so an agent could replace it")

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -19,7 +20,7 @@ func (t *Tool) InputSchema() map[string]any {
 	if t.system != nil {
 		props["env"] = map[string]any{
 			"type":                 "object",
-			"description":          "Extra environment variables",
+			"description":          "Extra environment variables (" + t.system.envList() + " allowed)",
 			"additionalProperties": map[string]any{"type": "string"},
 		}
 	}
@@ -101,10 +102,10 @@ func (p *Param) Summary() string {
 		parts = append(parts, "pattern "+p.Pattern)
 	}
 	if p.Min != nil {
-		parts = append(parts, fmt.Sprintf("min %v", *p.Min))
+		parts = append(parts, "min "+strconv.FormatFloat(*p.Min, 'f', -1, 64))
 	}
 	if p.Max != nil {
-		parts = append(parts, fmt.Sprintf("max %v", *p.Max))
+		parts = append(parts, "max "+strconv.FormatFloat(*p.Max, 'f', -1, 64))
 	}
 	if p.Type == String || p.Type == Path {
 		parts = append(parts, fmt.Sprintf("max %d chars", p.maxLength()))

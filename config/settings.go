@@ -42,6 +42,10 @@ type Settings struct {
 	// never read through a path argument. With false only the files' rules
 	// decide. nil means not set.
 	DefaultPolicy *bool
+	// Sandbox says whether calls are confined to what their tool declares
+	// ("sandbox": "required", "best-effort" or "off"; default
+	// best-effort). See Tool.Sandbox.
+	Sandbox SandboxMode
 }
 
 // SystemCommand configures the built-in system_command tool: the second
@@ -56,6 +60,14 @@ type SystemCommand struct {
 	// Under lists the directories a call's cwd must lie in ("under";
 	// default the directory assent runs in).
 	Under []string
+	// Network lets its calls open network sockets ("network"; default
+	// false).
+	Network bool
+	// Env lists the environment variables a call may set ("env"; default
+	// none: the child gets only the runner's minimal environment). Names
+	// that change which code a program loads (LD_*, PATH, OPENSSL_CONF…)
+	// cannot be listed.
+	Env []string
 }
 
 // TimeoutOrDefault returns the default per-call timeout.
@@ -72,6 +84,14 @@ func (s Settings) MaxTimeoutOrDefault() time.Duration {
 		return s.MaxTimeout
 	}
 	return DefaultMaxTimeout
+}
+
+// SandboxOrDefault returns the sandbox mode, best-effort when unset.
+func (s Settings) SandboxOrDefault() SandboxMode {
+	if s.Sandbox != "" {
+		return s.Sandbox
+	}
+	return SandboxBestEffort
 }
 
 // MaxOutputOrDefault returns the default per-stream output cap.
@@ -91,7 +111,7 @@ func settingsFrom(n *node, into *Settings, seen map[string]string) error {
 	if n.kind != kindObject {
 		return fieldError(n, "settings", "want an object, got %s", n.kind)
 	}
-	if err := checkKeys(n, "settings", "timeout", "max_timeout", "max_output", "system_command", "default_policy"); err != nil {
+	if err := checkKeys(n, "settings", "timeout", "max_timeout", "max_output", "system_command", "default_policy", "sandbox"); err != nil {
 		return err
 	}
 	for i, key := range n.keys {
@@ -115,6 +135,8 @@ func settingsFrom(n *node, into *Settings, seen map[string]string) error {
 			var on bool
 			on, err = readBool(v, field)
 			into.DefaultPolicy = &on
+		case "sandbox":
+			into.Sandbox, err = sandboxModeFrom(v)
 		}
 		if err != nil {
 			return err
@@ -128,7 +150,7 @@ func systemCommandFrom(n *node) (*SystemCommand, error) {
 	if n.kind != kindObject {
 		return nil, fieldError(n, field, "want an object like {\"allow\": [\"ls\", \"cat\"]}, got %s", n.kind)
 	}
-	if err := checkKeys(n, field, "allow", "under"); err != nil {
+	if err := checkKeys(n, field, "allow", "under", "env", "network"); err != nil {
 		return nil, err
 	}
 	sc := &SystemCommand{}
@@ -150,5 +172,35 @@ func systemCommandFrom(n *node) (*SystemCommand, error) {
 			return nil, err
 		}
 	}
+	if v := n.get("network"); v != nil {
+		if sc.Network, err = readBool(v, field+".network"); err != nil {
+			return nil, err
+		}
+	}
+	if e := n.get("env"); e != nil {
+		if sc.Env, err = readStrings(e, field+".env"); err != nil {
+			return nil, err
+		}
+		for i, name := range sc.Env {
+			at := fmt.Sprintf("%s.env[%d]", field, i)
+			switch {
+			case !isName(name):
+				return nil, fieldError(e.items[i], at, "%q is not a variable name", name)
+			case dangerousEnv(name):
+				return nil, fieldError(e.items[i], at, "%s changes which code a program loads or what assent pins, so no call may set it", name)
+			}
+		}
+	}
 	return sc, nil
+}
+
+func sandboxModeFrom(n *node) (SandboxMode, error) {
+	s, err := readString(n, "settings.sandbox")
+	switch m := SandboxMode(s); {
+	case err != nil:
+		return "", err
+	case m == SandboxRequired || m == SandboxBestEffort || m == SandboxOff:
+		return m, nil
+	}
+	return "", fieldError(n, "settings.sandbox", `want "required", "best-effort" or "off", got %q`, s)
 }

@@ -68,6 +68,13 @@ func split(src string, ansiC bool) ([]string, error) {
 	if err := checkStmt(st); err != nil {
 		return nil, err
 	}
+	if off := int(st.Semicolon.Offset()); st.Semicolon.IsValid() && off < len(src) && src[off] == ';' {
+		// A shell ends the command at a bare ';' and drops it: "echo hi;"
+		// would load as echo hi, and a find terminator written {} \\; (an
+		// escaped backslash, then the operator) as a last word "\\".
+		return nil, &splitError{off, `a ';' after the command ends it, as any list operator does; ` +
+			`to pass ';' as an argument (find -exec … \;), write \; or ";"`}
+	}
 	call := st.Cmd.(*syntax.CallExpr)
 	argv := make([]string, 0, len(call.Args))
 	for _, w := range call.Args {

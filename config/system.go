@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -21,23 +22,25 @@ const SystemCommandName = "system_command"
 // --compress-program), so it is always a shell-class tool: shown with a
 // warning and never approved by a rule.
 type systemTool struct {
-	programs map[string]string // allowed name -> absolute path (installed only)
-	missing  map[string]bool   // allowed but not installed
-	roots    []string          // cwd must lie in one of these
-	timeout  time.Duration     // default
-	max      time.Duration     // ceiling
+	programs map[string]string       // allowed name -> absolute path (installed only)
+	sandbox  map[string]exec.Sandbox // allowed name -> what a call of it may touch
+	missing  map[string]bool         // allowed but not installed
+	envAllow []string                // variables a call may set, sorted
+	roots    []string                // cwd must lie in one of these
+	timeout  time.Duration           // default
+	max      time.Duration           // ceiling
 }
 
 // newSystemCommand builds the system_command tool from its settings.
 func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []Warning, error) {
 	st := &systemTool{programs: map[string]string{}, missing: map[string]bool{},
-		timeout: s.TimeoutOrDefault(), max: s.MaxTimeoutOrDefault()}
+		envAllow: slices.Sorted(slices.Values(sc.Env)), timeout: s.TimeoutOrDefault(), max: s.MaxTimeoutOrDefault()}
 	t := &Tool{
-		Name: SystemCommandName,
-		Description: "Run one whitelisted program with arguments, without a shell (pipes, redirects and " +
-			"variables are not interpreted). Allowed programs: " + strings.Join(sc.Allow, ", ") + ".",
-		Template:   []string{"{command}", "{args...}"},
-		Shell:      true,
+		Name:     SystemCommandName,
+		Template: []string{"{command}", "{args...}"},
+		Shell:    true,
+		ShellReason: "system_command runs other programs or shell code (its arguments are free, and " +
+			"an allowed program may run others through them)",
 		Timeout:    st.timeout,
 		MaxOutput:  s.MaxOutputOrDefault(),
 		OnOverflow: exec.Drain,
@@ -54,8 +57,8 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 			continue
 		}
 		st.programs[name] = p
-		if w := wrapperName(name, p); w != "" {
-			warns = append(warns, Warning{t.Where, t.Name, fmt.Sprintf("%s runs other programs from its arguments", w)})
+		if r := shellReason(name, p); r != "" {
+			warns = append(warns, Warning{t.Where, t.Name, r})
 		}
 	}
 	under := sc.Under
@@ -67,7 +70,21 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 		return nil, nil, fmt.Errorf("settings.system_command.under: %v", err)
 	}
 	st.roots = roots
+	// Each program's calls may read and write below the cwd roots, and
+	// read the program itself and its interpreter.
+	st.sandbox = map[string]exec.Sandbox{}
+	for name, p := range st.programs {
+		st.sandbox[name] = exec.Sandbox{Read: tidyPaths(slices.Concat(roots, programFiles(p, opts.PATH))),
+			Write: slices.Clone(roots), Network: sc.Network}
+	}
+	t.Network = sc.Network
+	t.sandbox = exec.Sandbox{Read: slices.Clone(roots), Write: slices.Clone(roots), Network: sc.Network}
+	t.confined = s.SandboxOrDefault() != SandboxOff
 	allowed := st.allowed()
+	// Only what is installed is offered: an agent told about a program
+	// it cannot run wastes a call finding out.
+	t.Description = "Run one whitelisted program with arguments, without a shell (pipes, redirects and " +
+		"variables are not interpreted). Allowed programs: " + strings.Join(allowed, ", ") + "."
 	maxMs := float64(st.max / time.Millisecond)
 	minMs := float64(MinTimeout / time.Millisecond)
 	t.Params = []*Param{
@@ -149,12 +166,13 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 			break
 		}
 	}
+	given := dir
 	if v, ok := args["cwd"]; ok && v != nil {
 		vals, verr := t.params["cwd"].values(v, t.workDir)
 		if verr != nil {
 			return refuse("cwd", verr.rule, "%s", verr.msg)
 		}
-		dir = vals[0]
+		dir, given = vals[0], givenPaths(v, t.workDir)[0]
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return refuse("cwd", "cwd", "working directory %s is not an existing directory", dir)
@@ -185,71 +203,18 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 		stdin = vals[0]
 	}
 	e.Values["stdin"] = []string{stdin}
-	total := 0
-	for _, a := range argv {
-		if len(a) > maxArgBytes {
-			return refuse("args", "size", "an argument is %d bytes; the limit is %d", len(a), maxArgBytes)
-		}
-		total += len(a) + 1
-	}
-	if total > maxArgvBytes || len(argv) > maxArgc {
-		return refuse("args", "size", "the command line would exceed %d bytes or %d arguments", maxArgvBytes, maxArgc)
+	if err := CheckLimits(argv); err != nil {
+		return refuse("args", "size", "%v", err)
 	}
 	e.Command = exec.Command{Path: path, Argv: argv, Dir: dir, Env: env, Stdin: stdin,
-		Timeout: timeout, MaxOutput: t.MaxOutput, OnOverflow: t.OnOverflow}
+		Timeout: timeout, MaxOutput: t.MaxOutput, OnOverflow: t.OnOverflow,
+		Paths: []exec.PathCheck{{Given: given, Resolved: dir}}}
+	e.Paths = []string{dir}
+	if t.confined {
+		sb := cloneSandbox(st.sandbox[name])
+		e.Command.Sandbox = &sb
+	}
 	return e, nil
-}
-
-// env checks the call's environment additions. Variables that change how
-// programs load code or read configuration are refused: they would turn a
-// whitelisted program into a different one.
-func (st *systemTool) env(t *Tool, v any) ([]string, error) {
-	if v == nil {
-		return nil, nil
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, &ArgError{t.Name, "env", "type", "want an object of NAME: value strings, got " + jsonKind(v)}
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]string, 0, len(keys))
-	for _, k := range keys {
-		if !isName(k) {
-			return nil, &ArgError{t.Name, "env", "env", fmt.Sprintf("%s is not a valid variable name", printable(k))}
-		}
-		if dangerousEnv(k) {
-			return nil, &ArgError{t.Name, "env", "env", fmt.Sprintf("%s may not be set: it changes which code a program loads or runs", k)}
-		}
-		s, ok := m[k].(string)
-		if !ok {
-			return nil, &ArgError{t.Name, "env", "type", fmt.Sprintf("%s: want a string, got %s", k, jsonKind(m[k]))}
-		}
-		if p := textProblem(s, false); p != "" {
-			return nil, &ArgError{t.Name, "env", "text", fmt.Sprintf("%s contains %s", k, p)}
-		}
-		out = append(out, k+"="+s)
-	}
-	return out, nil
-}
-
-// dangerousEnv reports variables an agent may not set for system_command.
-func dangerousEnv(k string) bool {
-	for _, prefix := range []string{"LD_", "DYLD_", "PYTHON", "PERL", "RUBY", "NODE_", "GIT_", "BASH_FUNC_", "MALLOC_", "GLIBC_"} {
-		if strings.HasPrefix(k, prefix) {
-			return true
-		}
-	}
-	switch k {
-	case "BASH_ENV", "ENV", "IFS", "PAGER", "EDITOR", "VISUAL", "PATH", "HOME", "SHELL", "SHELLOPTS",
-		"BASHOPTS", "PS4", "PROMPT_COMMAND", "CDPATH", "GLOBIGNORE", "GCONV_PATH", "LOCPATH", "TERM",
-		"HOSTALIASES", "RESOLV_HOST_CONF", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_HOME", "WGETRC", "JAVA_TOOL_OPTIONS":
-		return true
-	}
-	return false
 }
 
 // printable shows a value in a message: a plain name as it is (so the

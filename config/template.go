@@ -104,14 +104,6 @@ func (w word) listParam() (string, bool) {
 	return "", false
 }
 
-// wholeParam returns the placeholder that is the entire word, if any.
-func (w word) wholeParam() (string, bool) {
-	if len(w) == 1 && w[0].param != "" {
-		return w[0].param, true
-	}
-	return "", false
-}
-
 // leadingParam reports whether the word's first character comes from a
 // placeholder rather than from fixed text: only then can a value decide
 // whether the word looks like an option.
@@ -146,8 +138,9 @@ func (w word) String() string {
 }
 
 // fill substitutes values into the word. values holds one string per scalar
-// placeholder.
-func (w word) fill(values map[string]string) string {
+// placeholder. placed, when not nil, is told the byte range of the result
+// each placeholder's value took.
+func (w word) fill(values map[string]string, placed func(param string, start, end int)) string {
 	if len(w) == 1 && w[0].param == "" {
 		return w[0].text
 	}
@@ -155,8 +148,12 @@ func (w word) fill(values map[string]string) string {
 	for _, p := range w {
 		if p.param == "" {
 			b.WriteString(p.text)
-		} else {
-			b.WriteString(values[p.param])
+			continue
+		}
+		start := b.Len()
+		b.WriteString(values[p.param])
+		if placed != nil {
+			placed(p.param, start, b.Len())
 		}
 	}
 	return b.String()

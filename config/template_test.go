@@ -54,7 +54,7 @@ func TestParseWord_ListMustBeWholeWord(t *testing.T) {
 
 func TestWordFill(t *testing.T) {
 	w, _ := parseWord("--out={dir}/{name}.txt")
-	got := w.fill(map[string]string{"dir": "/a b", "name": "x;y"})
+	got := w.fill(map[string]string{"dir": "/a b", "name": "x;y"}, nil)
 	if got != "--out=/a b/x;y.txt" {
 		t.Fatalf("fill = %q", got)
 	}

@@ -2,18 +2,22 @@ package config
 
 import (
 	"fmt"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/assent-sh/assent/exec"
 )
 
 // textProblem returns a description of the first character in s that may not
 // appear in an argument value, or "" when s is clean. Values must be valid
-// UTF-8 without NUL, C0 or C1 controls, DEL, bidi controls, zero-width and
-// other format characters (Unicode category Cf), line/paragraph separators
-// or any other character Go does not consider printable (unusual spaces,
-// private-use and unassigned code points): these are the characters that let
-// a value look different on the console than what the program receives. multiline admits newline, tab and a CR
-// that starts a CRLF pair.
+// UTF-8 and must show on the console exactly as the program receives them:
+// no NUL, C0 or C1 controls, DEL, bidi controls, and nothing exec.Hidden
+// finds (zero-width and other default-ignorable characters, variation
+// selectors, Hangul fillers, blank symbols, marks stacked beyond
+// exec.MaxMarks, a zero-width character with no visible character to
+// attach to, unusual spaces, private-use and unassigned code points).
+// Refusing by property rather than by list keeps new invisible characters
+// out too. multiline admits newline, tab and a CR that starts a CRLF pair;
+// each line is then checked on its own, as the console shows it.
 func textProblem(s string, multiline bool) string {
 	for i, r := range s {
 		if r == utf8.RuneError {
@@ -28,10 +32,25 @@ func textProblem(s string, multiline bool) string {
 			return fmt.Sprintf("%s (%U) at byte %d", name, r, i)
 		}
 	}
+	// Lines (and the text between tabs) are shown apart, so each must show
+	// as it is on its own: a mark right after a newline has nothing to sit on.
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] != '\n' && s[i] != '\t' && s[i] != '\r' {
+			continue
+		}
+		if at, what := exec.Hidden(s[start:i]); at >= 0 {
+			r, _ := utf8.DecodeRuneInString(s[start+at:])
+			return fmt.Sprintf("%s (%U) at byte %d", what, r, start+at)
+		}
+		start = i + 1
+	}
 	return ""
 }
 
-// forbiddenRune names the class of r when r may not appear in a value.
+// forbiddenRune names the class of r when r may not appear in a value by
+// itself. The names are the ones an agent is most likely to need; every
+// other invisible character is found by exec.Hidden.
 func forbiddenRune(r rune) string {
 	switch {
 	case r == 0:
@@ -54,13 +73,6 @@ func forbiddenRune(r rune) string {
 		return "zero-width character"
 	case r == 0x2028 || r == 0x2029:
 		return "line separator"
-	case unicode.Is(unicode.Cf, r):
-		return "invisible format character"
-	case r != ' ' && !unicode.IsPrint(r):
-		// Unusual spaces, private-use and unassigned code points: the
-		// console would have to show them as escapes, so the value would
-		// not read as what the program receives.
-		return "non-printing character"
 	}
 	return ""
 }

@@ -33,6 +33,10 @@ type Tool struct {
 	// ("shell"). It is required for such programs, flagged in the console
 	// and never approved by a rule.
 	Shell bool
+	// ShellReason says why the tool is shell-class, for check and the
+	// console ("python3 runs other programs or shell code (it is an
+	// interpreter: …)"); "" when Shell is false.
+	ShellReason string
 	// Timeout bounds each call ("timeout"; "30s" or milliseconds; default
 	// settings.timeout, at least 100 ms and at most settings.max_timeout).
 	Timeout time.Duration
@@ -52,11 +56,23 @@ type Tool struct {
 	// ("on_overflow": "drain" keeps the program running and discards the
 	// rest, "kill" ends it; default drain).
 	OnOverflow exec.Overflow
+	// Network lets the tool's calls open network sockets ("network";
+	// default false).
+	Network bool
+	// Unconfined is set when the tool says "sandbox": false: its calls run
+	// with no sandbox, and check warns about it. "sandbox" may instead be
+	// {"read": [...], "write": [...]}, paths the calls may also read or
+	// write (relative ones from the directory assent runs in).
+	Unconfined bool
 	// Where is the file and position that declared the tool.
 	Where string
 	// SecondPrograms lists programs the template runs through find's
 	// -exec and similar actions, resolved like Program.
 	SecondPrograms []string
+	// ProgramID is the identity of Program's file, taken once at load (see
+	// pinProgram) and carried by every command, so exec can refuse a
+	// program swapped since. The zero value skips the check.
+	ProgramID exec.Identity
 
 	argv      []word
 	cwd       word
@@ -66,6 +82,10 @@ type Tool struct {
 	workDir   string
 	findPaths map[int]bool // argv indices that are find(1) path operands
 	system    *systemTool  // set for the built-in system_command
+
+	sandboxRead, sandboxWrite []string     // the tool's sandbox field, resolved
+	sandbox                   exec.Sandbox // computed at load; see Sandbox
+	confined                  bool         // calls carry the sandbox
 }
 
 // EnvVar is one environment variable a tool declares.

@@ -40,28 +40,6 @@ func (e *valueError) withoutValue(p *Param) *valueError {
 	return e
 }
 
-// SecretTexts returns the ways a secret argument's value may be written
-// in text: a string as it is, a number both as JSON writes it and in plain
-// decimal, each item of a list. The journal masks every one of them.
-func SecretTexts(v any) []string {
-	switch x := v.(type) {
-	case string:
-		return []string{x}
-	case json.Number:
-		return []string{string(x)}
-	case float64:
-		j, _ := json.Marshal(x)
-		return []string{string(j), strconv.FormatFloat(x, 'f', -1, 64)}
-	case []any:
-		var out []string
-		for _, it := range x {
-			out = append(out, SecretTexts(it)...)
-		}
-		return out
-	}
-	return nil
-}
-
 func refuse(rule, format string, args ...any) *valueError {
 	return &valueError{rule, fmt.Sprintf(format, args...)}
 }
@@ -155,6 +133,10 @@ func (p *Param) path(s, base string) (string, *valueError) {
 	for _, root := range p.roots {
 		if !within(r, root) {
 			continue
+		}
+		if k := kernelTree(r); k != "" && !within(root, k) {
+			return "", refuse("path", "resolves to %s, in %s, where the kernel shows processes and devices "+
+				"(assent's own environment included); a path there needs a root that lies in %s", r, k, k)
 		}
 		if p.pattern != nil {
 			rel, _ := filepath.Rel(root, r)

@@ -52,8 +52,15 @@ func (t *Tool) warnings() []Warning {
 	}
 	for _, name := range t.cwd.params() {
 		if t.params[name].Type != Path {
-			warn("cwd comes from {%s}, a %s, so it is not confined to a directory; declare it as type path", name, t.params[name].Type)
+			reach := "read and write"
+			if t.ReadOnly {
+				reach = "read"
+			}
+			warn("cwd comes from {%s}, a %s, so it is not confined to a directory and the sandbox lets calls %s everywhere (\"/\"); declare it as type path", name, t.params[name].Type, reach)
 		}
+	}
+	if t.Unconfined {
+		warn("\"sandbox\": false: its calls run unconfined, able to read and write whatever assent's user can, network included")
 	}
 	return ws
 }

@@ -26,7 +26,7 @@ type WritableRoot struct {
 // below its working directory (a fixed cwd, the roots of a cwd placeholder
 // that is a path, anywhere for a cwd placeholder that is not, and the
 // directory assent runs in by default), since a program writes relative
-// paths there. A string parameter can hold any path at all; assent cannot
+// paths there, and below what its sandbox.write adds. A string parameter can hold any path at all; assent cannot
 // tell which strings a program treats as paths, so those are not counted:
 // declare path slots as type path.
 func (c *Config) WritableRoots() []WritableRoot {
@@ -61,6 +61,9 @@ func (c *Config) WritableRoots() []WritableRoot {
 					add("/", fmt.Sprintf("working directory from {%s}, which is not a path", name))
 				}
 			}
+		}
+		for _, dir := range t.sandboxWrite {
+			add(dir, "sandbox.write")
 		}
 	}
 	return out

@@ -38,13 +38,13 @@ func TestCheckProtected_RefusesFilesToolsCanWrite(t *testing.T) {
 			tools: `[{"name": "write", "command": "tee -- {p}", "params": {"p": {"type": "path", "under": ["out"]}}, "cwd": "out"}]`,
 			file:  "state/link/journal.jsonl", want: `journal ` + wd + `/out/journal.jsonl lies under`},
 		{name: "default working directory",
-			tools: `[{"name": "make", "command": "make"}]`,
+			tools: `[{"name": "make", "command": "make", "shell": true}]`,
 			file:  "state/remembered.json", want: `where tool "make" (working directory) may write`},
 		{name: "fixed working directory elsewhere",
-			tools: `[{"name": "make", "command": "make", "cwd": "src"}]`,
+			tools: `[{"name": "make", "command": "make", "shell": true, "cwd": "src"}]`,
 			file:  "state/remembered.json"},
 		{name: "working directory from a string placeholder",
-			tools: `[{"name": "make", "command": "make", "cwd": "{dir}", "params": {"dir": {"type": "string"}}}]`,
+			tools: `[{"name": "make", "command": "make", "shell": true, "cwd": "{dir}", "params": {"dir": {"type": "string"}}}]`,
 			file:  "/etc/assent.json", want: `lies under /, where tool "make" (working directory from {dir}, which is not a path) may write`},
 	}
 	for _, tc := range tests {
@@ -74,5 +74,24 @@ func TestWritableRoots_SystemCommandCountsItsCwdRoots(t *testing.T) {
 	roots := c.WritableRoots()
 	if len(roots) != 1 || roots[0].Dir != filepath.Join(opts.WorkDir, "box") || roots[0].Tool != SystemCommandName {
 		t.Fatalf("roots %+v", roots)
+	}
+}
+
+// What a tool's sandbox.write adds is a write root like any other: a
+// protected file there is refused.
+func TestCheckProtected_SandboxWrite(t *testing.T) {
+	dir := t.TempDir()
+	extra := filepath.Join(dir, "extra")
+	if err := os.Mkdir(extra, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(Options{WorkDir: "/usr", PATH: "/usr/bin:/bin"}, Source{Name: "t.json", Data: []byte(
+		`[{"name": "w", "command": "true", "cwd": "/usr", "sandbox": {"write": ["`+extra+`"]}}]`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = cfg.CheckProtected(ProtectedFile{What: "journal", Path: filepath.Join(extra, "journal.jsonl")})
+	if err == nil || !strings.Contains(err.Error(), "sandbox.write") {
+		t.Errorf("a journal under sandbox.write: %v", err)
 	}
 }

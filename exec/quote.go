@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -9,85 +8,92 @@ import (
 
 // Quote renders one argv element for people: bare when it is plain, in
 // single quotes when it holds spaces or shell punctuation, and in $'...'
-// with every invisible or control character as an escape (\x1b, \u202e)
-// when it holds any. The result reads back as the same single word in
-// bash, which the console's edit dialog relies on; it is never used to run
-// anything.
+// with every character that would not show as itself (see Hidden) as an
+// escape (\x1b, \u202e) when it holds any. The result reads back as the
+// same single word in bash, which the console's edit dialog relies on; it
+// is never used to run anything.
 func Quote(s string) string {
 	if s == "" {
 		return "''"
 	}
-	plain, visible := true, true
-	for i, r := range s {
-		if r == utf8.RuneError {
-			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
-				visible = false
-				break
-			}
-		}
-		if !printable(r) {
-			visible = false
-			break
-		}
+	if at, _ := Hidden(s); at >= 0 {
+		var b strings.Builder
+		b.WriteString("$'")
+		walk(s, func(piece, what string) bool {
+			writeEscaped(&b, piece, what != "", true)
+			return true
+		})
+		b.WriteByte('\'')
+		return b.String()
+	}
+	plain := true
+	for _, r := range s {
 		if !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_@%+=:,./-", r))) {
 			plain = false
+			break
 		}
 	}
-	switch {
-	case !visible:
-		return "$'" + escape(s, true) + "'"
-	case plain && !shellSpecial(s):
+	if plain && !shellSpecial(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// Escape returns s with every character that could change the terminal or
-// hide itself (controls, escape sequences, bidi and zero-width characters,
-// invalid UTF-8) written as a visible escape. Printable text, including
-// non-ASCII letters, is kept.
+// Escape returns s with every character that would not show as itself (see
+// Hidden) written as a visible escape. Everything else, including non-ASCII
+// letters and marks on a visible character, is kept. Everything assent puts
+// on a terminal that it did not write itself passes through Escape or Quote.
 func Escape(s string) string {
-	for _, r := range s {
-		if !printable(r) || r == utf8.RuneError {
-			return escape(s, false)
-		}
+	if at, _ := Hidden(s); at < 0 {
+		return s
 	}
-	return s
-}
-
-// printable reports whether r can be shown as itself.
-func printable(r rune) bool {
-	return r == ' ' || (unicode.IsPrint(r) && r != utf8.RuneError)
-}
-
-func escape(s string, quoted bool) string {
 	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
+	walk(s, func(piece, what string) bool {
+		writeEscaped(&b, piece, what != "", false)
+		return true
+	})
+	return b.String()
+}
+
+// writeEscaped writes piece to b: as it is when it is shown, with every
+// character but printable ASCII as an escape when it is hidden. quoted
+// also escapes backslash and single quote, for the inside of $'...'.
+func writeEscaped(b *strings.Builder, piece string, hidden, quoted bool) {
+	for i := 0; i < len(piece); {
+		r, n := utf8.DecodeRuneInString(piece[i:])
 		switch {
+		case quoted && (r == '\\' || r == '\''):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case !hidden || (r >= 0x20 && r < 0x7f):
+			b.WriteString(piece[i : i+n])
 		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
+			writeHex(b, `\x`, uint32(piece[i]), 2)
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
 		case r == '\r':
 			b.WriteString(`\r`)
-		case quoted && (r == '\\' || r == '\''):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x80 && !printable(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case !printable(r) && r > 0xffff:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		case !printable(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
+		case r < 0x80:
+			writeHex(b, `\x`, uint32(r), 2)
+		case r > 0xffff:
+			writeHex(b, `\U`, uint32(r), 8)
 		default:
-			b.WriteString(s[i : i+n])
+			writeHex(b, `\u`, uint32(r), 4)
 		}
 		i += n
 	}
-	return b.String()
+}
+
+// writeHex writes prefix and v in exactly digits lowercase hex digits, so
+// a following hex digit is never read as part of the escape.
+func writeHex(b *strings.Builder, prefix string, v uint32, digits int) {
+	const hex = "0123456789abcdef"
+	b.WriteString(prefix)
+	for i := digits - 1; i >= 0; i-- {
+		b.WriteByte(hex[v>>(4*i)&0xf])
+	}
 }
 
 // String renders the command for display: each argv element quoted, joined
@@ -102,7 +108,8 @@ func (c Command) String() string {
 
 // shellSpecial reports words made only of plain characters that a shell
 // would still read specially at the start of a command: a variable
-// assignment (NAME=value) or a reserved word.
+// assignment (NAME=value, or NAME+=value, which appends) or a reserved
+// word.
 func shellSpecial(s string) bool {
 	switch s {
 	case "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until",
@@ -110,6 +117,7 @@ func shellSpecial(s string) bool {
 		return true
 	}
 	name, _, ok := strings.Cut(s, "=")
+	name = strings.TrimSuffix(name, "+")
 	if !ok || name == "" || (name[0] >= '0' && name[0] <= '9') {
 		return false
 	}

@@ -41,7 +41,8 @@ func NewPreview(pol *policy.Policy, headless bool, req Request) (Preview, error)
 		return Preview{Call: c}, err
 	}
 	c.Values, c.Secrets, c.Command, c.Hash = exp.Values, exp.Secrets, exp.Command, exp.Command.Hash()
-	in := c.input(t)
+	in := c.ruleInput()
+	in.Paths = exp.Paths
 	c.Decision = pol.Decide(in)
 	p := Preview{Call: c, Input: in}
 	switch {
@@ -56,17 +57,6 @@ func NewPreview(pol *policy.Policy, headless bool, req Request) (Preview, error)
 // Preview is NewPreview with the queue's policy in force and its mode.
 func (q *Queue) Preview(req Request) (Preview, error) {
 	return NewPreview(q.Policy(), q.opts.Headless, req)
-}
-
-// input is the call of tool t as policy sees it.
-func (c Call) input(t *config.Tool) policy.Input {
-	in := c.ruleInput()
-	for _, p := range t.Params {
-		if p.Type == config.Path {
-			in.Paths = append(in.Paths, c.Values[p.Name]...)
-		}
-	}
-	return in
 }
 
 // ruleInput is what a remembered rule is proposed from: the call's tool,

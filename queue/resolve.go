@@ -49,6 +49,9 @@ func (q *Queue) ApproveEdited(id ID, argv []string, stdin string) error {
 	if err := cmd.Validate(); err != nil {
 		return fmt.Errorf("edited command: %w", err)
 	}
+	if err := config.CheckLimits(cmd.Argv); err != nil {
+		return fmt.Errorf("edited command: %w", err)
+	}
 	return q.resolve(id, resolution{approve: true, decider: ByOperator, edited: &cmd})
 }
 

@@ -493,3 +493,19 @@ func TestApproveRemember_RuleMustCoverTheCall(t *testing.T) {
 		t.Fatalf("call %+v", r.Out.Call)
 	}
 }
+
+// An edited argv is held to the limits an expanded one is: an oversize
+// edit is refused with the limit named, not started to fail with E2BIG.
+func TestApproveEdited_Limits(t *testing.T) {
+	f := newFixture(t, nil)
+	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	c := f.WaitPending()
+	huge := strings.Repeat("x", 200<<10)
+	if err := f.Queue.ApproveEdited(c.ID, []string{"touch", "--", huge}, ""); err == nil || !strings.Contains(err.Error(), "over the limit of 131071 bytes per argument") {
+		t.Fatalf("an oversize edit: %v", err)
+	}
+	if err := f.Queue.Deny(c.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	<-res
+}

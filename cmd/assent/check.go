@@ -10,6 +10,7 @@ import (
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/human"
 	"github.com/assent-sh/assent/policy"
 )
 
@@ -90,7 +91,8 @@ func printRules(w io.Writer, pol *policy.Policy) {
 }
 
 func printCheck(w io.Writer, cfg *config.Config) {
-	fmt.Fprintf(w, "%d tools from %s\n", len(cfg.Tools), strings.Join(cfg.Sources, ", "))
+	fmt.Fprintf(w, "%s from %s\n", human.Count(len(cfg.Tools), "tool"), strings.Join(cfg.Sources, ", "))
+	fmt.Fprintf(w, "sandbox: %s\n", cfg.Settings.SandboxOrDefault())
 	for _, t := range cfg.Tools {
 		var flags []string
 		if t.ReadOnly {
@@ -104,12 +106,12 @@ func printCheck(w io.Writer, cfg *config.Config) {
 			fmt.Fprintf(w, "  [%s]", strings.Join(flags, ", "))
 		}
 		fmt.Fprintf(w, "\n  %s\n", exec.Escape(t.Description))
-		run := strings.Join(t.Template, " ")
-		if t.Program != "" {
-			run = t.Program + " " + strings.Join(t.Template[1:], " ")
+		if t.ShellReason != "" {
+			fmt.Fprintf(w, "  shell:   %s\n", exec.Escape(t.ShellReason))
 		}
-		fmt.Fprintf(w, "  run:     %s\n", run)
-		fmt.Fprintf(w, "  timeout: %v · max output %d bytes per stream (%s)\n", t.Timeout, t.MaxOutput, t.OnOverflow)
+		fmt.Fprintf(w, "  run:     %s\n", templateLine(t))
+		fmt.Fprintf(w, "  timeout: %v · max output %s per stream (%s)\n", t.Timeout, human.Size(t.MaxOutput), t.OnOverflow)
+		printSandbox(w, t)
 		if t.Cwd != "" {
 			fmt.Fprintf(w, "  cwd:     %s\n", t.Cwd)
 		}
@@ -133,6 +135,49 @@ func printCheck(w io.Writer, cfg *config.Config) {
 	}
 }
 
+// templateLine is the tool's argv template as one line: the resolved
+// program, then each word, quoted when it holds a space, a quote, a
+// backslash or an invisible character, or is empty, so that every word
+// reads as one word. Placeholders and globs, which are literal template
+// text, stay bare.
+func templateLine(t *config.Tool) string {
+	words := make([]string, len(t.Template))
+	for i, w := range t.Template {
+		words[i] = w
+		if w == "" || strings.ContainsAny(w, " \t\n'\"\\") || strings.HasPrefix(exec.Quote(w), "$'") {
+			words[i] = exec.Quote(w)
+		}
+	}
+	if t.Program != "" && len(words) > 0 {
+		words[0] = t.Program
+	}
+	return strings.Join(words, " ")
+}
+
+// printSandbox says what the tool's calls may touch.
+func printSandbox(w io.Writer, t *config.Tool) {
+	sb, confined := t.Sandbox()
+	if !confined {
+		fmt.Fprintf(w, "  sandbox: none (sandbox: false): its calls run unconfined\n")
+		return
+	}
+	list := func(paths []string) string {
+		if len(paths) == 0 {
+			return "nothing"
+		}
+		q := make([]string, len(paths))
+		for i, p := range paths {
+			q[i] = exec.Quote(p)
+		}
+		return strings.Join(q, " ")
+	}
+	network := "no network"
+	if sb.Network {
+		network = "network"
+	}
+	fmt.Fprintf(w, "  reads:   the system, %s\n  writes:  %s\n  net:     %s\n", list(sb.Read), list(sb.Write), network)
+}
+
 // checkTool is one tool in `check --json` output.
 type checkTool struct {
 	Name        string         `json:"name"`
@@ -141,6 +186,8 @@ type checkTool struct {
 	Template    []string       `json:"template"`
 	ReadOnly    bool           `json:"read_only"`
 	Shell       bool           `json:"shell"`
+	ShellReason string         `json:"shell_reason,omitempty"`
+	Sandbox     *exec.Sandbox  `json:"sandbox"`
 	TimeoutMs   int64          `json:"timeout_ms"`
 	MaxOutput   int64          `json:"max_output"`
 	Params      []checkParam   `json:"params"`
@@ -166,7 +213,10 @@ func printCheckJSON(w io.Writer, cfg *config.Config, pol *policy.Policy) error {
 	for _, t := range cfg.Tools {
 		ct := checkTool{Name: t.Name, Description: t.Description, Program: t.Program, Template: t.Template,
 			ReadOnly: t.ReadOnly, Shell: t.Shell, TimeoutMs: t.Timeout.Milliseconds(), MaxOutput: t.MaxOutput,
-			Params: []checkParam{}, Schema: t.InputSchema(), Where: t.Where}
+			Params: []checkParam{}, Schema: t.InputSchema(), Where: t.Where, ShellReason: t.ShellReason}
+		if sb, ok := t.Sandbox(); ok {
+			ct.Sandbox = &sb
+		}
 		for _, p := range t.Params {
 			ct.Params = append(ct.Params, checkParam{p.Name, p.Summary()})
 		}

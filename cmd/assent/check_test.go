@@ -30,7 +30,7 @@ func TestCheck_DefaultPack(t *testing.T) {
 	for _, want := range []string{"9 tools from (embedded) examples/default.json", "grep_search  [read-only]",
 		"run:     /usr/bin/grep -rnI --color=never --exclude=.env", "-e {pattern} -- {path}",
 		`{pattern}  string, required, pattern ([^\\]|\\[^1-9{])*, max 1000 chars`,
-		`"additionalProperties":false`} {
+		`"additionalProperties":false`, "sandbox: best-effort", "writes:  nothing", "net:     no network"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -75,5 +75,28 @@ func TestCheck_BadFileFails(t *testing.T) {
 	_, err = run(t, "check", filepath.Join(t.TempDir(), "missing.json"))
 	if err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Fatalf("missing file: err = %v", err)
+	}
+}
+
+// check's run: line shows each template word as one word, and numbers as
+// written (not 1e+06).
+func TestCheck_RunLineAndNumbers(t *testing.T) {
+	inTempState(t)
+	tools := filepath.Join(t.TempDir(), "t.json")
+	if err := os.WriteFile(tools, []byte(`[{"name": "two", "command": ["ls", "{a} {b}"]},
+	  {"name": "big", "command": "head -n {n}", "params": {"n": {"type": "integer", "min": 1, "max": 1000000}}}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, "check", tools)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"run:     /usr/bin/ls '{a} {b}'", "max 1000000", "2 tools from"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "1e+06") {
+		t.Errorf("check prints a number in exponent form:\n%s", out)
 	}
 }

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/queue"
@@ -101,7 +99,7 @@ func (o explainOptions) run(w io.Writer) error {
 	if tool == nil {
 		return fmt.Errorf("no tool %q in %s", o.tool, strings.Join(cfg.Sources, ", "))
 	}
-	args, err := parseKeyValues(tool, o.args)
+	args, err := tool.ArgsFromStrings(o.args)
 	if err != nil {
 		return err
 	}
@@ -158,48 +156,4 @@ func printExplanation(w io.Writer, ex explanation) {
 		rule = " by rule " + ex.Rule
 	}
 	fmt.Fprintf(w, "decision: %s%s: %s\n", ex.Action, rule, exec.Escape(ex.Reason))
-}
-
-// parseKeyValues turns key=value words into arguments typed as the tool's
-// parameters expect; a repeated key, or a list parameter, gives a list.
-func parseKeyValues(t *config.Tool, kvs []string) (map[string]any, error) {
-	args := map[string]any{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("argument %q is not key=value", kv)
-		}
-		val := any(v)
-		if p := t.Param(k); p != nil {
-			switch p.Type {
-			case config.Integer, config.Number:
-				f, err := strconv.ParseFloat(v, 64)
-				if err != nil {
-					return nil, fmt.Errorf("argument %s: %q is not a number", k, v)
-				}
-				val = f
-			case config.Boolean:
-				b, err := strconv.ParseBool(v)
-				if err != nil {
-					return nil, fmt.Errorf("argument %s: %q is not true or false", k, v)
-				}
-				val = b
-			}
-			if p.List {
-				prev, _ := args[k].([]any)
-				args[k] = append(prev, val)
-				continue
-			}
-		}
-		if prev, dup := args[k]; dup {
-			list, ok := prev.([]any)
-			if !ok {
-				list = []any{prev}
-			}
-			args[k] = append(list, val)
-			continue
-		}
-		args[k] = val
-	}
-	return args, nil
 }

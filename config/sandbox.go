@@ -1,0 +1,236 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/assent-sh/assent/exec"
+)
+
+// SandboxMode is settings.sandbox: what to do about confining calls.
+type SandboxMode string
+
+const (
+	// SandboxRequired refuses a call that cannot be confined, saying why.
+	SandboxRequired SandboxMode = "required"
+	// SandboxBestEffort confines calls where the kernel can and runs the
+	// rest unconfined, shown loudly. It is the default.
+	SandboxBestEffort SandboxMode = "best-effort"
+	// SandboxOff runs every call unconfined.
+	SandboxOff SandboxMode = "off"
+)
+
+// Sandbox returns what the tool's calls may touch, computed once at load
+// from its template, and whether its calls are confined at all (false when
+// the tool says "sandbox": false or settings.sandbox is "off"):
+//   - Write: nothing for a read-only tool; otherwise the roots of its path
+//     parameters, its working directory and sandbox.write.
+//   - Read: the roots of its path parameters, its working directory,
+//     sandbox.read, the program file, any program find -exec runs, and for
+//     a #! script its interpreter. exec adds the system's own needs.
+//   - Network: the tool's "network".
+//
+// A working directory from a placeholder that is not a path could be
+// anywhere, so it makes the set "/" (check warns about it). For
+// system_command the sets are those of the call's program.
+func (t *Tool) Sandbox() (exec.Sandbox, bool) {
+	return cloneSandbox(t.sandbox), t.confined
+}
+
+// sandboxFor is the sandbox a call's command carries: nil when unconfined.
+func (t *Tool) sandboxFor() *exec.Sandbox {
+	if !t.confined {
+		return nil
+	}
+	s := cloneSandbox(t.sandbox)
+	return &s
+}
+
+func cloneSandbox(s exec.Sandbox) exec.Sandbox {
+	return exec.Sandbox{Read: slices.Clone(s.Read), Write: slices.Clone(s.Write), Network: s.Network}
+}
+
+// computeSandbox fills the tool's sets from its template; see Sandbox.
+func (t *Tool) computeSandbox(opts Options, s Settings) {
+	var roots, work []string
+	for _, p := range t.Params {
+		if p.Type == Path {
+			roots = append(roots, p.roots...)
+		}
+	}
+	switch {
+	case t.cwd == nil:
+		work = append(work, realDir(t.workDir))
+	case t.cwd.fixed():
+		work = append(work, realDir(absFrom(t.workDir, t.cwd.literal())))
+	default:
+		for _, name := range t.cwd.params() {
+			if t.params[name].Type != Path {
+				work = append(work, "/")
+			}
+		}
+	}
+	var write []string
+	if !t.ReadOnly {
+		write = slices.Concat(roots, work, t.sandboxWrite)
+	}
+	read := slices.Concat(roots, work, t.sandboxRead, programFiles(t.Program, opts.PATH))
+	for _, p := range t.SecondPrograms {
+		read = append(read, programFiles(p, opts.PATH)...)
+	}
+	t.sandbox = exec.Sandbox{Read: tidyPaths(read), Write: tidyPaths(write), Network: t.Network}
+	t.confined = !t.Unconfined && s.SandboxOrDefault() != SandboxOff
+}
+
+// realDir resolves a directory's symlinks, keeping it as it is when it
+// cannot (it was checked when it was read).
+func realDir(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// tidyPaths sorts a set and drops what another entry already covers.
+func tidyPaths(ps []string) []string {
+	slices.Sort(ps)
+	var out []string
+	for _, p := range slices.Compact(ps) {
+		if !slices.ContainsFunc(out, func(kept string) bool { return within(p, kept) }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// programFiles is what running the program at path reads besides the
+// system: the file itself and, for a #! script, its interpreter (and the
+// program "#!/usr/bin/env name" names), following interpreters that are
+// scripts themselves as the kernel does, up to four levels.
+func programFiles(path, pathList string) []string {
+	if path == "" {
+		return nil
+	}
+	out := []string{realDir(path)}
+	for range 4 {
+		words := strings.Fields(shebang(path))
+		if len(words) == 0 || !filepath.IsAbs(words[0]) {
+			break
+		}
+		path = realDir(words[0])
+		out = append(out, path)
+		if filepath.Base(words[0]) != "env" {
+			continue
+		}
+		name := envProgram(words[1:])
+		next, err := ResolveProgram(name, pathList)
+		if name == "" || err != nil {
+			break
+		}
+		path = realDir(next)
+		out = append(out, path)
+	}
+	return out
+}
+
+// envProgram returns the program an env(1) #! line runs: its first word
+// that is neither an option nor NAME=value.
+func envProgram(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir":
+			i++
+		case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+		default:
+			return a
+		}
+	}
+	return ""
+}
+
+// shebang returns the interpreter line of a #! script without the "#!",
+// or "" for any other file.
+func shebang(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := io.ReadFull(f, buf)
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	if !strings.HasPrefix(line, "#!") {
+		return ""
+	}
+	return strings.TrimSpace(line[2:])
+}
+
+// readSandbox reads the tool's "sandbox" and "network" fields.
+func (t *Tool) readSandbox(n *node, fail failFunc) error {
+	var err error
+	if v := n.get("network"); v != nil {
+		if t.Network, err = readBool(v, "network"); err != nil {
+			return fail(v, "network", "want true or false, got %s", v.kind)
+		}
+	}
+	v := n.get("sandbox")
+	switch {
+	case v == nil:
+		return nil
+	case v.kind == kindBool:
+		t.Unconfined = !v.bool
+		return nil
+	case v.kind != kindObject:
+		return fail(v, "sandbox", `want {"read": [...], "write": [...]} or false, got %s`, v.kind)
+	}
+	if err := checkKeys(v, fmt.Sprintf("tool %q: sandbox", t.Name), "read", "write"); err != nil {
+		return err
+	}
+	for _, key := range []string{"read", "write"} {
+		l := v.get(key)
+		if l == nil {
+			continue
+		}
+		paths, err := readStrings(l, "sandbox."+key)
+		if err != nil {
+			return fail(l, "sandbox."+key, "want an array of paths")
+		}
+		if key == "write" && t.ReadOnly && len(paths) > 0 {
+			return fail(l, "sandbox.write", "a read_only tool writes nothing; drop sandbox.write or read_only")
+		}
+		resolved, err := resolveEntries(t.workDir, paths)
+		if err != nil {
+			return fail(l, "sandbox."+key, "%v", err)
+		}
+		if key == "read" {
+			t.sandboxRead = resolved
+		} else {
+			t.sandboxWrite = resolved
+		}
+	}
+	return nil
+}
+
+// resolveEntries makes sandbox entries absolute (relative ones from base,
+// like roots) with symlinks resolved. Each must exist: one created later
+// could be a symlink planted to widen the set. Files and directories are
+// both allowed.
+func resolveEntries(base string, entries []string) ([]string, error) {
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if e == "" {
+			return nil, fmt.Errorf("an empty path; write \".\" for the directory assent runs in")
+		}
+		real, err := filepath.EvalSymlinks(absFrom(base, e))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e, unwrapPathError(err))
+		}
+		out = append(out, real)
+	}
+	return out, nil
+}

@@ -1,0 +1,127 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+)
+
+// readTemplates reads cwd, env and stdin, the templates besides argv.
+func (t *Tool) readTemplates(n *node, fail failFunc) error {
+	one := func(field string) (word, string, error) {
+		v := n.get(field)
+		if v == nil {
+			return nil, "", nil
+		}
+		s, err := readString(v, field)
+		if err != nil {
+			return nil, "", fail(v, field, "want a string, got %s", v.kind)
+		}
+		if p := textProblem(s, field == "stdin"); p != "" {
+			return nil, "", fail(v, field, "contains %s", p)
+		}
+		w, err := parseWord(s)
+		if err == nil {
+			if name, ok := w.listParam(); ok {
+				err = fmt.Errorf("list placeholder {%s...} can only fill argv", name)
+			}
+		}
+		if err != nil {
+			return nil, "", fail(v, field, "%v", err)
+		}
+		return w, s, nil
+	}
+	var err error
+	if t.cwd, t.Cwd, err = one("cwd"); err != nil {
+		return err
+	}
+	if t.stdin, t.Stdin, err = one("stdin"); err != nil {
+		return err
+	}
+	if t.cwd != nil && t.cwd.fixed() {
+		dir := t.cwd.literal()
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(t.workDir, dir)
+		}
+		if _, err := resolveRoots(t.workDir, []string{dir}); err != nil {
+			return fail(n.get("cwd"), "cwd", "%v", err)
+		}
+	}
+	env := n.get("env")
+	if env == nil {
+		return nil
+	}
+	if env.kind != kindObject {
+		return fail(env, "env", "want an object of NAME: value, got %s", env.kind)
+	}
+	for i, k := range env.keys {
+		v := env.vals[i]
+		if !isName(k) {
+			return fail(v, "env", "%q is not a valid variable name", k)
+		}
+		s, err := readString(v, "env."+k)
+		if err != nil {
+			return fail(v, "env."+k, "want a string, got %s", v.kind)
+		}
+		if p := textProblem(s, false); p != "" {
+			return fail(v, "env."+k, "contains %s", p)
+		}
+		w, err := parseWord(s)
+		if err == nil {
+			if name, ok := w.listParam(); ok {
+				err = fmt.Errorf("list placeholder {%s...} can only fill argv", name)
+			}
+		}
+		if err != nil {
+			return fail(v, "env."+k, "%v", err)
+		}
+		t.env = append(t.env, envWord{k, w})
+		t.Env = append(t.Env, EnvVar{k, s})
+	}
+	sort.Slice(t.env, func(i, j int) bool { return t.env[i].name < t.env[j].name })
+	sort.Slice(t.Env, func(i, j int) bool { return t.Env[i].Name < t.Env[j].Name })
+	return nil
+}
+
+// use records how a placeholder appears in the tool's templates.
+type use struct {
+	list, scalar bool
+	argv, cwd    bool
+	stdinOnly    bool
+}
+
+// uses collects every placeholder and how it is used, in order of first
+// appearance.
+func (t *Tool) uses() ([]string, map[string]*use) {
+	var order []string
+	m := map[string]*use{}
+	note := func(name string, f func(u *use)) {
+		u := m[name]
+		if u == nil {
+			u = &use{stdinOnly: true}
+			m[name] = u
+			order = append(order, name)
+		}
+		f(u)
+	}
+	for _, w := range t.argv {
+		for _, p := range w {
+			if p.param != "" {
+				list := p.list
+				note(p.param, func(u *use) { u.argv, u.stdinOnly = true, false; u.list = u.list || list; u.scalar = u.scalar || !list })
+			}
+		}
+	}
+	for _, name := range t.cwd.params() {
+		note(name, func(u *use) { u.cwd, u.scalar, u.stdinOnly = true, true, false })
+	}
+	for _, e := range t.env {
+		for _, name := range e.value.params() {
+			note(name, func(u *use) { u.scalar, u.stdinOnly = true, false })
+		}
+	}
+	for _, name := range t.stdin.params() {
+		note(name, func(u *use) { u.scalar = true })
+	}
+	return order, m
+}
