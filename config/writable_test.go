@@ -86,7 +86,7 @@ func TestCheckProtected_SandboxWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, err := Load(Options{WorkDir: "/usr", PATH: "/usr/bin:/bin"}, Source{Name: "t.json", Data: []byte(
-		`[{"name": "w", "command": "true", "cwd": "/usr", "sandbox": {"write": ["`+extra+`"]}}]`)})
+		`[{"name": "w", "command": "true", "cwd": "/usr", "sandbox": {"write": ["` + extra + `"]}}]`)})
 	if err != nil {
 		t.Fatal(err)
 	}
