@@ -1,6 +1,10 @@
 package config
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // BenchmarkExpand expands a typical read-only tool call: a string, a path
 // resolved against its root, and an integer.
@@ -18,6 +22,38 @@ func BenchmarkExpand(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := tool.Expand(args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// manyTools is a tool file of n tools shaped like the default pack's: a
+// program, a path parameter with a root, a bounded string and an integer.
+func manyTools(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"tools": [`)
+	progs := []string{"grep", "cat", "ls", "head", "tail", "wc", "date", "uname", "find", "sort"}
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"name": "tool_%d", "description": "Tool %d searches a {path} for a {pattern}", "read_only": true,
+		  "command": "%s -n {max} -e {pattern} -- {path}",
+		  "params": {"pattern": {"max_length": 1000, "pattern": "[a-z]+"}, "path": {"type": "path", "default": "."},
+		             "max": {"type": "integer", "min": 1, "max": 1000, "default": 100}}}`, i, i, progs[i%len(progs)])
+	}
+	b.WriteString("]}")
+	return []byte(b.String())
+}
+
+// BenchmarkLoad200 loads a file of 200 tools, as a start does (issue
+// target: startup to the first tools/list answer within 10 ms).
+func BenchmarkLoad200(b *testing.B) {
+	opts := testOptions(b)
+	data := manyTools(200)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(opts, Source{Name: "many.json", Data: data}); err != nil {
 			b.Fatal(err)
 		}
 	}

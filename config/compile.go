@@ -13,7 +13,8 @@ func compileTool(n *node, opts Options, settings Settings) (*Tool, []Warning, er
 	if n.kind != kindObject {
 		return nil, nil, fieldError(n, "", "a tool is an object with name, description and command; got %s", n.kind)
 	}
-	t := &Tool{Where: n.where(), workDir: opts.WorkDir, params: map[string]*Param{}}
+	t := &Tool{Where: n.where(), workDir: opts.WorkDir, params: map[string]*Param{}, memo: opts.memo}
+	defer func() { t.memo = nil }() // a loaded tool keeps nothing of its Load
 	nameNode := n.get("name")
 	if nameNode == nil {
 		return nil, nil, fieldError(n, "", "tool has no name")

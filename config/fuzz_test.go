@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,6 +19,12 @@ func FuzzSplitCommand(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
+		if fast, ok := plainWords(src); ok {
+			parsed, err := parseWords(src, false)
+			if err != nil || !slices.Equal(fast, parsed) {
+				t.Fatalf("plain words %q, the parser %q (%v)", fast, parsed, err)
+			}
+		}
 		words, err := splitCommand(src)
 		if err != nil {
 			var se *splitError

@@ -46,6 +46,8 @@ type Options struct {
 	// PATH is the search path for bare program names; only its absolute
 	// entries are used.
 	PATH string
+
+	memo *memo // set by Load for its own length
 }
 
 // Config is every tool, rule and setting of the loaded files, compiled.
@@ -104,6 +106,7 @@ type fileDoc struct {
 // Load parses and compiles tool files. Every error found is reported, each
 // naming the file, line and column; nothing is half-loaded.
 func Load(opts Options, srcs ...Source) (*Config, error) {
+	opts.memo = newMemo()
 	if !filepath.IsAbs(opts.WorkDir) {
 		return nil, fmt.Errorf("config: working directory %q is not absolute", opts.WorkDir)
 	}

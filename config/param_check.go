@@ -74,7 +74,7 @@ func (t *Tool) finishParam(p *Param, decl *node, fail failFunc) error {
 		if under == nil {
 			under = []string{"."}
 		}
-		roots, err := resolveRoots(t.workDir, under)
+		roots, err := t.memo.resolveRoots(t.workDir, under)
 		if err != nil {
 			return fail(at, field+".under", "%v", err)
 		}

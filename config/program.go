@@ -69,15 +69,15 @@ func (t *Tool) checkPrograms(n *node, opts Options, fail failFunc) error {
 	needShell := func(reason string) error {
 		return cmdFail("%s; a tool that runs it must say \"shell\": true (it is then never approved by a rule)", reason)
 	}
-	if r := shellReason(prog, ""); r != "" && !t.Shell {
+	if r := opts.memo.shellReason(prog, ""); r != "" && !t.Shell {
 		return needShell(r)
 	}
-	path, err := ResolveProgram(prog, opts.PATH)
+	path, err := opts.memo.resolveProgram(prog, opts.PATH)
 	if err != nil {
 		return cmdFail("%v", err)
 	}
 	t.Program = path
-	t.ShellReason = shellReason(prog, path)
+	t.ShellReason = opts.memo.shellReason(prog, path)
 	if t.ShellReason != "" && !t.Shell {
 		return needShell(t.ShellReason)
 	}
@@ -109,11 +109,11 @@ func (t *Tool) checkFindExec(opts Options, needShell func(string) error, fail fu
 			t.ShellReason = cmp.Or(t.ShellReason, reason)
 			continue
 		}
-		p2, err := ResolveProgram(next.literal(), opts.PATH)
+		p2, err := opts.memo.resolveProgram(next.literal(), opts.PATH)
 		if err != nil {
 			return fail("find %s: %v", action, err)
 		}
-		if r := shellReason(next.literal(), p2); r != "" {
+		if r := opts.memo.shellReason(next.literal(), p2); r != "" {
 			reason := fmt.Sprintf("find %s runs %s, and %s", action, next.literal(), r)
 			if !t.Shell {
 				return needShell(reason)

@@ -78,9 +78,9 @@ func (t *Tool) computeSandbox(opts Options, s Settings) {
 	if !t.ReadOnly {
 		write = slices.Concat(roots, work, t.sandboxWrite)
 	}
-	read := slices.Concat(roots, work, t.sandboxRead, programFiles(t.Program, opts.PATH))
+	read := slices.Concat(roots, work, t.sandboxRead, opts.memo.programFiles(t.Program, opts.PATH))
 	for _, p := range t.SecondPrograms {
-		read = append(read, programFiles(p, opts.PATH)...)
+		read = append(read, opts.memo.programFiles(p, opts.PATH)...)
 	}
 	t.sandbox = exec.Sandbox{Read: tidyPaths(read), Write: tidyPaths(write), Network: t.Network}
 	t.confined = !t.Unconfined && s.SandboxOrDefault() != SandboxOff

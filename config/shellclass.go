@@ -71,46 +71,20 @@ const loaderReason = "it is the dynamic loader: it runs the program named in its
 // looks at the name as written and at every name on the way from path
 // through its symlinks to the file, so /usr/bin/awk -> /etc/alternatives/awk
 // -> /usr/bin/mawk and a renamed link to bash are both caught. path may be
-// "" when the program is not resolved.
-func shellReason(written, path string) string {
-	names := []string{filepath.Base(written)}
-	if path != "" {
-		names = append(names, linkChain(path)...)
-	}
-	for _, n := range names {
-		if r := familyReason(filepath.Base(n)); r != "" {
-			return r
-		}
-	}
-	return ""
-}
+// "" when the program is not resolved. A Load asks its memo instead, which
+// builds the families' table once.
+func shellReason(written, path string) string { return newMemo().shellReason(written, path) }
 
-// familyReason matches one base name against the families, with any
-// version stripped: python3.12, perl5.36.0, gawk-5.1.0 and vim.basic name
-// python, perl, gawk and vim.
-func familyReason(base string) string {
-	if strings.HasPrefix(base, "ld-") && strings.Contains(base, ".so") {
-		return shellClass(base, loaderReason)
-	}
+// bareName is a program's base name with any version stripped, for matching
+// against the families: python3.12, perl5.36.0, gawk-5.1.0 and vim.basic
+// name python, perl, gawk and vim.
+func bareName(base string) string {
 	bare := base
 	if i := strings.IndexByte(bare, '.'); i > 0 && bare != "ld.so" {
 		bare = bare[:i]
 	}
 	bare = strings.TrimRight(bare, "0123456789")
-	bare = strings.TrimRight(bare, "-_")
-	for _, f := range shellFamilies() {
-		for _, n := range f.names {
-			if bare == n || base == n {
-				return shellClass(base, f.reason)
-			}
-		}
-		for _, p := range f.prefixes {
-			if strings.HasPrefix(base, p) {
-				return shellClass(base, f.reason)
-			}
-		}
-	}
-	return ""
+	return strings.TrimRight(bare, "-_")
 }
 
 // linkChain returns every path a symlink chain from p passes through, the

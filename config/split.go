@@ -31,6 +31,39 @@ func splitCommand(src string) ([]string, error) {
 	return split(src, false)
 }
 
+// plainWords splits a command made only of characters no shell treats
+// specially, separated by single-byte spaces: letters, digits and
+// _ . / : @ % + - { }, and = after the first word. Such a command means the
+// same to every parser (no quoting, expansion, operator or comment can be
+// in it), so it is split on its spaces without building a syntax tree,
+// which is most of what loading a large tool file costs. A ',' or ".."
+// (brace expansion), an '=' in the first word (an assignment) and anything
+// else go to the parser.
+func plainWords(src string) ([]string, bool) {
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if !(c == ' ' || c == '=' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			strings.IndexByte("_./:@%+-{}", c) >= 0) {
+			return nil, false
+		}
+	}
+	words := strings.Fields(src)
+	if len(words) == 0 || strings.Contains(src, "..") || strings.Contains(words[0], "=") {
+		return nil, false
+	}
+	for _, w := range words {
+		if w == "{" || w == "}" {
+			return nil, false // a group command
+		}
+	}
+	switch words[0] {
+	case "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until",
+		"do", "done", "in", "function", "time", "coproc":
+		return nil, false // a reserved word the parser refuses with its name
+	}
+	return words, true
+}
+
 // SplitWords reads a command line an operator typed, such as an edit of a
 // command shown by the console, into argv words. It takes the same
 // quoting as a tool file's command and also $'...', the form the console
@@ -46,6 +79,15 @@ func SplitWords(src string) ([]string, error) {
 }
 
 func split(src string, ansiC bool) ([]string, error) {
+	if words, ok := plainWords(src); ok {
+		return words, nil
+	}
+	return parseWords(src, ansiC)
+}
+
+// parseWords splits src with a shell parser, refusing what a shell would
+// interpret.
+func parseWords(src string, ansiC bool) ([]string, error) {
 	parser := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 	f, err := parser.Parse(strings.NewReader(src), "")
 	if err != nil {

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,5 +138,18 @@ func TestSplitWords_ReadsDisplayQuoting(t *testing.T) {
 	}
 	if _, err := SplitWords("ls $HOME"); err == nil || !strings.Contains(err.Error(), "at byte 3: variable expansion") {
 		t.Errorf("error does not say where: %v", err)
+	}
+}
+
+// The fast path for plain commands splits exactly as the parser does.
+func TestPlainWords_AgreesWithTheParser(t *testing.T) {
+	for _, src := range []string{"ls -la {directory}", "date +{format}", "grep -rnI --color=never -e {pattern} -- {path}",
+		"find {path} -maxdepth {depth} -type f -name {glob}", "find . -exec grep -l {pattern} {} ;", "uname -a", "a:b@c%d",
+		"x=1 ls", "time ls", "ls {a,b}", "ls {1..3}", "ls ../x", "{ ls; }", "ls  two   spaces"} {
+		fast, ok := plainWords(src)
+		parsed, err := parseWords(src, false)
+		if ok && (err != nil || !slices.Equal(fast, parsed)) {
+			t.Errorf("plainWords(%q) = %q, the parser says %q (%v)", src, fast, parsed, err)
+		}
 	}
 }

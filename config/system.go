@@ -50,14 +50,14 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 	}
 	var warns []Warning
 	for _, name := range sc.Allow {
-		p, err := ResolveProgram(name, opts.PATH)
+		p, err := opts.memo.resolveProgram(name, opts.PATH)
 		if err != nil {
 			st.missing[name] = true
 			warns = append(warns, Warning{t.Where, t.Name, fmt.Sprintf("%v; calls to it will be refused", err)})
 			continue
 		}
 		st.programs[name] = p
-		if r := shellReason(name, p); r != "" {
+		if r := opts.memo.shellReason(name, p); r != "" {
 			warns = append(warns, Warning{t.Where, t.Name, r})
 		}
 	}
@@ -74,7 +74,7 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 	// read the program itself and its interpreter.
 	st.sandbox = map[string]exec.Sandbox{}
 	for name, p := range st.programs {
-		st.sandbox[name] = exec.Sandbox{Read: tidyPaths(slices.Concat(roots, programFiles(p, opts.PATH))),
+		st.sandbox[name] = exec.Sandbox{Read: tidyPaths(slices.Concat(roots, opts.memo.programFiles(p, opts.PATH))),
 			Write: slices.Clone(roots), Network: sc.Network}
 	}
 	t.Network = sc.Network

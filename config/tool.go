@@ -85,6 +85,7 @@ type Tool struct {
 
 	sandboxRead, sandboxWrite []string     // the tool's sandbox field, resolved
 	sandbox                   exec.Sandbox // computed at load; see Sandbox
+	memo                      *memo        // the Load's, while the tool compiles
 	confined                  bool         // calls carry the sandbox
 }
 
