@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"strings"
 	"time"
 )
 
@@ -147,15 +146,24 @@ func (r *Reader) begin() error {
 			return nil
 		}
 		r.pending = r.pending[1:]
-		more, err := s.next()
-		if err != nil {
+		if err := r.advance(s); err != nil {
 			return err
 		}
-		if more {
-			heap.Push(&r.ready, s)
-		} else {
-			r.rest(s)
-		}
+	}
+	return nil
+}
+
+// advance reads a segment's next record: it joins the ready ones, or the
+// segment rests.
+func (r *Reader) advance(s *source) error {
+	more, err := s.next()
+	if err != nil {
+		return err
+	}
+	if more {
+		heap.Push(&r.ready, s)
+	} else {
+		r.rest(s)
 	}
 	return nil
 }
@@ -183,15 +191,10 @@ func (r *Reader) wait(ctx context.Context) error {
 		}
 		waiting := r.waiting
 		r.waiting = nil
-		for _, s := range waiting {
-			more, err := s.next()
-			if err != nil {
+		for i, s := range waiting {
+			if err := r.advance(s); err != nil {
+				r.waiting = append(r.waiting, waiting[i+1:]...) // for Close
 				return err
-			}
-			if more {
-				heap.Push(&r.ready, s)
-			} else {
-				r.rest(s)
 			}
 		}
 		if r.ready.Len() > 0 || len(r.pending) > 0 {
@@ -221,27 +224,6 @@ func (r *Reader) Close() error {
 	}
 	r.pending, r.ready, r.waiting = nil, nil, nil
 	return nil
-}
-
-// sourceHeap orders segments by their ready record: time, then segment
-// name (records of one segment are in seq order by construction).
-type sourceHeap []*source
-
-func (h sourceHeap) Len() int { return len(h) }
-func (h sourceHeap) Less(i, j int) bool {
-	a, b := &h[i].rec, &h[j].rec
-	if !a.Time.Equal(b.Time) {
-		return a.Time.Before(b.Time)
-	}
-	return strings.Compare(h[i].id, h[j].id) < 0
-}
-func (h sourceHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *sourceHeap) Push(x any)   { *h = append(*h, x.(*source)) }
-func (h *sourceHeap) Pop() any {
-	old := *h
-	s := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return s
 }
 
 // readAll reads every record of the journal at path.

@@ -122,11 +122,10 @@ func (st *start) walk(f *os.File, part int) (int64, error) {
 
 // closing returns the head a closing seal gives, nil when it does not hold.
 func (st *start) closing(h head, line []byte, part int) *headFile {
-	stated, actual, ok := lineHashes(line)
-	r := Record{Seq: h.Seq, Prev: h.Prev, Event: h.Event, Open: h.Open, Seal: h.Seal}
-	if !ok || stated != actual || !sealHolds(st.key, st.segment, &r) {
+	if !sealOf(h, line, st.segment, st.key) {
 		return nil
 	}
+	stated, _, _ := lineHashes(line)
 	return &headFile{Segment: st.segment, Part: part, Seq: h.Seq, Hash: stated, Closed: true}
 }
 

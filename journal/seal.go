@@ -49,3 +49,10 @@ func sealHolds(key []byte, segment string, r *Record) bool {
 	want := sealMAC(key, segment, r)
 	return hmac.Equal([]byte(want), []byte(r.Seal))
 }
+
+// sealOf reports whether a seal line holds: its own hash and its MAC.
+func sealOf(h head, line []byte, segment string, key []byte) bool {
+	stated, actual, ok := lineHashes(line)
+	r := Record{Seq: h.Seq, Prev: h.Prev, Event: h.Event, Open: h.Open, Seal: h.Seal}
+	return ok && stated == actual && sealHolds(key, segment, &r)
+}

@@ -71,17 +71,10 @@ func lastSeal(r io.ReaderAt, size int64, segment string, key []byte) (*sealAt, e
 			return true
 		}
 		var h head
-		if json.Unmarshal(line, &h) != nil || (h.Event != Sealed && h.Event != Closed) {
+		if json.Unmarshal(line, &h) != nil || (h.Event != Sealed && h.Event != Closed) || !sealOf(h, line, segment, key) {
 			return true
 		}
-		stated, actual, ok := lineHashes(line)
-		if !ok || stated != actual {
-			return true
-		}
-		rec := Record{Seq: h.Seq, Prev: h.Prev, Event: h.Event, Open: h.Open, Seal: h.Seal}
-		if !sealHolds(key, segment, &rec) {
-			return true
-		}
+		stated, _, _ := lineHashes(line)
 		found = &sealAt{rec: h, hash: stated, off: off, end: off + int64(len(line)) + 1}
 		return false
 	})

@@ -176,10 +176,3 @@ func verifyFile(path string) (rep Report, err error) {
 // sealBroken is what a seal that does not hold means.
 const sealBroken = "its seal does not match the chain before it: records before it were rewritten " +
 	"(their hashes recomputed), or the seal was made without the key"
-
-// sealOf reports whether a seal line holds: its own hash and its MAC.
-func sealOf(h head, line []byte, segment string, key []byte) bool {
-	stated, actual, ok := lineHashes(line)
-	r := Record{Seq: h.Seq, Prev: h.Prev, Event: h.Event, Open: h.Open, Seal: h.Seal}
-	return ok && stated == actual && sealHolds(key, segment, &r)
-}
