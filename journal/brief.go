@@ -34,14 +34,24 @@ type briefRecord struct {
 	Part     int           `json:"part"`
 }
 
+// decodeBrief decodes the brief part of a line: by briefScan when the
+// line is as the encoder writes them, else by encoding/json.
 func decodeBrief(line []byte, r *Record) error {
 	var b briefRecord
-	if err := json.Unmarshal(line, &b); err != nil {
-		return err
+	if scan := (briefScan{b: line}); !scan.record(&b) {
+		b = briefRecord{}
+		if err := json.Unmarshal(line, &b); err != nil {
+			return err
+		}
 	}
+	b.into(r)
+	return nil
+}
+
+// into fills r from a brief record.
+func (b briefRecord) into(r *Record) {
 	*r = Record{Seq: b.Seq, Time: b.Time, Call: b.Call, Event: b.Event, Tool: b.Tool, Client: b.Client,
 		Session: b.Session, Path: b.Path, Argv: b.Argv, Cwd: b.Cwd, Decision: b.Decision, Decider: b.Decider,
 		Rule: b.Rule, Reason: b.Reason, Edit: b.Edit, Ending: b.Ending, Exit: b.Exit, Signal: b.Signal,
 		Duration: b.Duration, TimedOut: b.TimedOut, Error: b.Error, Segment: b.Segment, Part: b.Part}
-	return nil
 }

@@ -1,0 +1,335 @@
+package journal
+
+import (
+	"strconv"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// briefScan decodes a line into a briefRecord without reflection, for
+// `assent log`, which reads every record of the journal: encoding/json
+// spends most of the time a 1 GB journal takes. It takes only what the
+// journal's own encoder writes: a flat object whose keys are spelled as the
+// encoder spells them. Anything else (a key in other letter case, a
+// surrogate escape, invalid UTF-8, a number that is not a plain integer)
+// makes it give up, and decodeBrief asks encoding/json, so a line decodes
+// the same either way; brief_test.go holds the two to that.
+type briefScan struct {
+	b []byte
+	i int
+}
+
+// briefKey returns the key a brief record reads or skips, as a constant,
+// or "" for any other. The switch on the bytes builds no string.
+func briefKey(raw []byte) string {
+	switch string(raw) {
+	case "seq":
+		return "seq"
+	case "time":
+		return "time"
+	case "call":
+		return "call"
+	case "event":
+		return "event"
+	case "tool":
+		return "tool"
+	case "client":
+		return "client"
+	case "session":
+		return "session"
+	case "path":
+		return "path"
+	case "argv":
+		return "argv"
+	case "cwd":
+		return "cwd"
+	case "decision":
+		return "decision"
+	case "decider":
+		return "decider"
+	case "rule":
+		return "rule"
+	case "reason":
+		return "reason"
+	case "edit":
+		return "edit"
+	case "ending":
+		return "ending"
+	case "exit":
+		return "exit"
+	case "signal":
+		return "signal"
+	case "duration_ns":
+		return "duration_ns"
+	case "timed_out":
+		return "timed_out"
+	case "error":
+		return "error"
+	case "segment":
+		return "segment"
+	case "part":
+		return "part"
+	case "args", "env", "stdin", "stdout", "stderr", "command_hash", "torn_bytes", "open", "seal", "prev", "hash":
+		return "skip"
+	}
+	return ""
+}
+
+// record scans the whole line; ok is false when encoding/json must decide.
+func (s *briefScan) record(r *briefRecord) bool {
+	if !s.lit("{") {
+		return false
+	}
+	if s.lit("}") {
+		return s.i == len(s.b)
+	}
+	for {
+		raw, escaped, ok := s.strBytes()
+		key := briefKey(raw)
+		if !ok || escaped || key == "" || !s.lit(":") {
+			return false // encoding/json matches keys in any letter case
+		}
+		if s.null() {
+			// null empties a slice or pointer and leaves the rest, as
+			// encoding/json does.
+			switch key {
+			case "argv":
+				r.Argv = nil
+			case "edit":
+				r.Edit = nil
+			case "exit":
+				r.Exit = nil
+			}
+		} else if !s.field(key, r) {
+			return false
+		}
+		if s.lit("}") {
+			return s.i == len(s.b)
+		}
+		if !s.lit(",") {
+			return false
+		}
+	}
+}
+
+// field scans the value of one key into r.
+func (s *briefScan) field(key string, r *briefRecord) bool {
+	var ok bool
+	switch key {
+	case "seq":
+		r.Seq, ok = s.int()
+	case "part":
+		var n int64
+		n, ok = s.int()
+		r.Part = int(n)
+	case "duration_ns":
+		var n int64
+		n, ok = s.int()
+		r.Duration = time.Duration(n)
+	case "exit":
+		var n int64
+		if n, ok = s.int(); ok && int64(int(n)) == n {
+			code := int(n)
+			r.Exit = &code
+		}
+	case "timed_out":
+		r.TimedOut, ok = s.bool()
+	case "time":
+		s.space()
+		start := s.i
+		if _, _, ok = s.strBytes(); ok {
+			ok = r.Time.UnmarshalJSON(s.b[start:s.i]) == nil
+		}
+	case "argv":
+		r.Argv, ok = s.strs()
+	case "edit":
+		r.Edit, ok = s.edit()
+	default:
+		if key == "skip" {
+			ok = s.skip(0)
+		} else if dst := r.text(key); dst != nil {
+			*dst, ok = s.str()
+		}
+	}
+	return ok
+}
+
+// text returns the string field a key names, nil for none.
+func (r *briefRecord) text(key string) *string {
+	switch key {
+	case "call":
+		return &r.Call
+	case "tool":
+		return &r.Tool
+	case "client":
+		return &r.Client
+	case "session":
+		return &r.Session
+	case "path":
+		return &r.Path
+	case "cwd":
+		return &r.Cwd
+	case "rule":
+		return &r.Rule
+	case "reason":
+		return &r.Reason
+	case "signal":
+		return &r.Signal
+	case "error":
+		return &r.Error
+	case "segment":
+		return &r.Segment
+	case "event":
+		return (*string)(&r.Event)
+	case "decision":
+		return (*string)(&r.Decision)
+	case "decider":
+		return (*string)(&r.Decider)
+	case "ending":
+		return (*string)(&r.Ending)
+	}
+	return nil
+}
+
+func (s *briefScan) space() {
+	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
+		s.i++
+	}
+}
+
+// lit steps over text (after any space) if it comes next.
+func (s *briefScan) lit(text string) bool {
+	s.space()
+	if len(s.b)-s.i < len(text) || string(s.b[s.i:s.i+len(text)]) != text {
+		return false
+	}
+	s.i += len(text)
+	return true
+}
+
+func (s *briefScan) null() bool { return s.lit("null") }
+
+func (s *briefScan) bool() (bool, bool) {
+	if s.lit("true") {
+		return true, true
+	}
+	return false, s.lit("false")
+}
+
+// int scans a plain integer: digits with an optional minus sign, no
+// fraction, no exponent, no leading zero.
+func (s *briefScan) int() (int64, bool) {
+	s.space()
+	start := s.i
+	if s.i < len(s.b) && s.b[s.i] == '-' {
+		s.i++
+	}
+	digits := s.i
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		s.i++
+	}
+	if s.i == digits || (s.b[digits] == '0' && s.i-digits > 1) {
+		return 0, false
+	}
+	if s.i < len(s.b) && (s.b[s.i] == '.' || s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(s.b[start:s.i]), 10, 64)
+	return n, err == nil
+}
+
+// str scans a string and returns its text.
+func (s *briefScan) str() (string, bool) {
+	raw, escaped, ok := s.strBytes()
+	switch {
+	case !ok:
+		return "", false
+	case escaped:
+		return unescape(raw)
+	}
+	return string(raw), utf8.Valid(raw)
+}
+
+// strBytes scans a string, checking its escapes, and returns its bytes
+// between the quotes as they are, without building anything.
+func (s *briefScan) strBytes() (raw []byte, escaped, ok bool) {
+	if !s.lit(`"`) {
+		return nil, false, false
+	}
+	start := s.i
+	for s.i < len(s.b) {
+		switch c := s.b[s.i]; {
+		case c == '"':
+			s.i++
+			return s.b[start : s.i-1], escaped, true
+		case c < 0x20:
+			return nil, false, false
+		case c == '\\':
+			escaped = true
+			if s.i+1 >= len(s.b) {
+				return nil, false, false
+			}
+			switch s.b[s.i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.i += 2
+			case 'u':
+				if s.i+6 > len(s.b) || !isHex4(s.b[s.i+2:s.i+6]) {
+					return nil, false, false
+				}
+				s.i += 6
+			default:
+				return nil, false, false
+			}
+			continue
+		}
+		s.i++
+	}
+	return nil, false, false
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// unescape builds the text of a string whose escapes strBytes checked. A
+// surrogate escape, or invalid UTF-8, is left to encoding/json, which
+// replaces what does not decode.
+func unescape(raw []byte) (string, bool) {
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch e := raw[i]; e {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			n, _ := strconv.ParseUint(string(raw[i+1:i+5]), 16, 16)
+			if utf16.IsSurrogate(rune(n)) {
+				return "", false
+			}
+			out = utf8.AppendRune(out, rune(n))
+			i += 4
+		default: // '"', '\\', '/'
+			out = append(out, e)
+		}
+	}
+	return string(out), utf8.Valid(out)
+}
