@@ -80,9 +80,9 @@ type Options struct {
 	// SealInterval is how long records may wait for a seal; zero means
 	// DefaultSealInterval.
 	SealInterval time.Duration
-	// WrapFile, when set, wraps the opened journal file before anything is
-	// appended. Its Close must close the file it was given. It is how tests
-	// stand a full or failing disk in for the real one.
+	// WrapFile, when set, wraps each file the journal creates for writing,
+	// before its first record. Its Close must close the file it was given.
+	// It is how tests stand a full or failing disk in for the real one.
 	WrapFile func(File) File
 }
 

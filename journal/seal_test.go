@@ -243,3 +243,26 @@ func mustRead(t *testing.T, path string) []Record {
 	}
 	return recs
 }
+
+func TestSeal_AfterTheInterval(t *testing.T) {
+	j := openTest(t, Options{SealInterval: 5 * time.Millisecond})
+	mustAppend(t, j, Record{Call: "c", Event: Decided, Decision: Deny})
+	file := j.Path()
+	deadline := time.Now().Add(10 * time.Second)
+	for indexOf(readLines(t, file), `"event":"sealed"`) < 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no seal followed a record that waited the interval")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// The head file follows once the seal is on disk.
+	for {
+		if h, err := readHead(j.Dir(), j.Segment()); err == nil && h.Seq == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the head file never named the seal")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -46,11 +46,12 @@ func logRecords() []journal.Record {
 	}
 }
 
-// testJournal writes logRecords to a new journal directory.
+// testJournal writes logRecords to a new journal directory, sealed only
+// when it closes.
 func testJournal(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "journal")
-	j, err := journal.Open(dir, journal.Options{})
+	j, err := journal.Open(dir, journal.Options{SealInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
