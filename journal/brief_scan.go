@@ -20,9 +20,9 @@ type briefScan struct {
 	i int
 }
 
-// briefKey returns the key a brief record reads or skips, as a constant,
-// or "" for any other. The switch on the bytes builds no string.
-func briefKey(raw []byte) string {
+// recordKey returns a key of a record as a constant, or "" for a key no
+// Record field is written with. The switch on the bytes builds no string.
+func recordKey(raw []byte) string {
 	switch string(raw) {
 	case "seq":
 		return "seq"
@@ -38,12 +38,20 @@ func briefKey(raw []byte) string {
 		return "client"
 	case "session":
 		return "session"
+	case "args":
+		return "args"
 	case "path":
 		return "path"
 	case "argv":
 		return "argv"
 	case "cwd":
 		return "cwd"
+	case "env":
+		return "env"
+	case "stdin":
+		return "stdin"
+	case "command_hash":
+		return "command_hash"
 	case "decision":
 		return "decision"
 	case "decider":
@@ -66,18 +74,31 @@ func briefKey(raw []byte) string {
 		return "timed_out"
 	case "error":
 		return "error"
+	case "stdout":
+		return "stdout"
+	case "stderr":
+		return "stderr"
+	case "torn_bytes":
+		return "torn_bytes"
 	case "segment":
 		return "segment"
 	case "part":
 		return "part"
-	case "args", "env", "stdin", "stdout", "stderr", "command_hash", "torn_bytes", "open", "seal", "prev", "hash":
-		return "skip"
+	case "open":
+		return "open"
+	case "seal":
+		return "seal"
+	case "prev":
+		return "prev"
+	case "hash":
+		return "hash"
 	}
 	return ""
 }
 
-// record scans the whole line; ok is false when encoding/json must decide.
-func (s *briefScan) record(r *briefRecord) bool {
+// object scans a whole line that is one object, handing each key to field,
+// which scans its value; ok is false when encoding/json must decide.
+func (s *briefScan) object(field func(key string) bool) bool {
 	if !s.lit("{") {
 		return false
 	}
@@ -86,22 +107,10 @@ func (s *briefScan) record(r *briefRecord) bool {
 	}
 	for {
 		raw, escaped, ok := s.strBytes()
-		key := briefKey(raw)
-		if !ok || escaped || key == "" || !s.lit(":") {
-			return false // encoding/json matches keys in any letter case
-		}
-		if s.null() {
-			// null empties a slice or pointer and leaves the rest, as
-			// encoding/json does.
-			switch key {
-			case "argv":
-				r.Argv = nil
-			case "edit":
-				r.Edit = nil
-			case "exit":
-				r.Exit = nil
-			}
-		} else if !s.field(key, r) {
+		key := recordKey(raw)
+		// encoding/json matches keys in any letter case: a key spelled
+		// otherwise than the encoder spells it is left to it.
+		if !ok || escaped || key == "" || !s.lit(":") || !field(key) {
 			return false
 		}
 		if s.lit("}") {
@@ -113,8 +122,25 @@ func (s *briefScan) record(r *briefRecord) bool {
 	}
 }
 
-// field scans the value of one key into r.
-func (s *briefScan) field(key string, r *briefRecord) bool {
+// record scans a line into a brief record.
+func (s *briefScan) record(r *briefRecord) bool {
+	return s.object(func(key string) bool { return s.briefField(key, r) })
+}
+
+// briefField scans the value of one key into r. null empties a slice or
+// pointer and leaves the rest, as encoding/json does.
+func (s *briefScan) briefField(key string, r *briefRecord) bool {
+	if s.null() {
+		switch key {
+		case "argv":
+			r.Argv = nil
+		case "edit":
+			r.Edit = nil
+		case "exit":
+			r.Exit = nil
+		}
+		return true
+	}
 	var ok bool
 	switch key {
 	case "seq":
@@ -146,10 +172,10 @@ func (s *briefScan) field(key string, r *briefRecord) bool {
 	case "edit":
 		r.Edit, ok = s.edit()
 	default:
-		if key == "skip" {
-			ok = s.skip(0)
-		} else if dst := r.text(key); dst != nil {
+		if dst := r.text(key); dst != nil {
 			*dst, ok = s.str()
+		} else {
+			ok = s.skip(0)
 		}
 	}
 	return ok

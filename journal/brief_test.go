@@ -79,3 +79,43 @@ func FuzzDecodeBrief(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) { checkBrief(t, line) })
 }
+
+// checkHead holds decodeHead to encoding/json on one line.
+func checkHead(t *testing.T, line []byte) {
+	var want head
+	wantErr := json.Unmarshal(line, &want)
+	var got head
+	gotErr := decodeHead(line, &got)
+	if (gotErr != nil) != (wantErr != nil) {
+		t.Fatalf("%s: decodeHead err %v, encoding/json err %v", line, gotErr, wantErr)
+	}
+	if wantErr == nil && !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\nscanned %+v\njson    %+v", line, got, want)
+	}
+}
+
+func headLines(t testing.TB) [][]byte {
+	return append(briefLines(t),
+		[]byte(`{"open":[{"call":"a","state":"started"},{"call":"b","state":null}],"seal":"x"}`),
+		[]byte(`{"open":[{"call":"a","State":"started"}]}`), []byte(`{"open":[{}],"open":null}`),
+		[]byte(`{"open":[{"call":"a"} ]}`), []byte(`{"open":[1]}`), []byte(`{"open":[{"call":"a",}]}`))
+}
+
+func TestDecodeHead_AgreesWithEncodingJSON(t *testing.T) {
+	for _, line := range headLines(t) {
+		t.Run(string(line), func(t *testing.T) { checkHead(t, line) })
+	}
+	for _, line := range briefLines(t)[:9] {
+		var h head
+		if s := (briefScan{b: line}); !s.object(func(key string) bool { return s.headField(key, &h) }) {
+			t.Errorf("the scanner leaves an encoder's line to encoding/json: %s", line)
+		}
+	}
+}
+
+func FuzzDecodeHead(f *testing.F) {
+	for _, line := range headLines(f) {
+		f.Add(line)
+	}
+	f.Fuzz(func(t *testing.T, line []byte) { checkHead(t, line) })
+}

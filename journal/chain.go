@@ -3,7 +3,6 @@ package journal
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -101,7 +100,7 @@ func (c *chain) add(line []byte) (h head, ok bool) {
 		c.line++
 	}
 	want := c.seq + 1
-	if err := json.Unmarshal(line, &h); err != nil {
+	if err := decodeHead(line, &h); err != nil {
 		c.flag(want, "is not a JSON record: "+err.Error())
 		sum := sha256.Sum256(line)
 		c.seq, c.prev = want, hex.EncodeToString(sum[:])

@@ -1,7 +1,6 @@
 package journal
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -73,7 +72,7 @@ func headOf(path, segment string) (Head, error) {
 	err = scanBackward(f, size, func(line []byte, _ int64) bool {
 		var r head
 		stated, _, ok := lineHashes(line)
-		if json.Unmarshal(line, &r) != nil || !ok {
+		if decodeHead(line, &r) != nil || !ok {
 			bad = fmt.Errorf("the last line of %s is not a record: `assent log --verify` says more", path)
 			return false
 		}

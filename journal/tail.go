@@ -2,7 +2,6 @@ package journal
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 )
 
@@ -71,7 +70,7 @@ func lastSeal(r io.ReaderAt, size int64, segment string, key []byte) (*sealAt, e
 			return true
 		}
 		var h head
-		if json.Unmarshal(line, &h) != nil || (h.Event != Sealed && h.Event != Closed) || !sealOf(h, line, segment, key) {
+		if decodeHead(line, &h) != nil || (h.Event != Sealed && h.Event != Closed) || !sealOf(h, line, segment, key) {
 			return true
 		}
 		stated, _, _ := lineHashes(line)

@@ -1,11 +1,11 @@
 package journal
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 )
 
 // segmentCheck is the walk of one segment's files by Verify.
@@ -38,6 +38,12 @@ func verifySegment(dir string, s segmentFiles, key []byte, rep *Report) (Segment
 			v.head = &h
 		}
 	}
+	// A live segment may have rolled to a new file since the listing (the
+	// head just read names nothing beyond the files there are now), and a
+	// listing taken while files are created may miss some: what it lacks
+	// is looked for by name.
+	s = fillParts(dir, probeParts(dir, s))
+	v.s = s
 	prev := 0
 	for i, p := range s.parts {
 		name := partName(s.id, p)
@@ -89,7 +95,7 @@ func (v *segmentCheck) walkFile(name string, part int, gap, last bool) error {
 		}
 		if gap && lines.lines == 1 {
 			var h head
-			if json.Unmarshal(line, &h) == nil {
+			if decodeHead(line, &h) == nil {
 				v.c.seq, v.c.prev = h.Seq-1, h.Prev
 			}
 		}
@@ -154,4 +160,20 @@ func (v *segmentCheck) checkSeal(h head, line []byte) {
 		return
 	}
 	v.rep.addFault(Fault{Kind: Rewritten, Segment: v.s.id, File: v.c.file, Seq: h.Seq, Line: v.c.line, Problem: sealBroken})
+}
+
+// fillParts adds the parts between 1 and the segment's last that the
+// listing lacked but that exist: only a part no stat finds is missing.
+func fillParts(dir string, s segmentFiles) segmentFiles {
+	if len(s.parts) == s.last() {
+		return s
+	}
+	var parts []int
+	for n := 1; n <= s.last(); n++ {
+		if slices.Contains(s.parts, n) || exists(inDir(dir, partName(s.id, n))) {
+			parts = append(parts, n)
+		}
+	}
+	s.parts = parts
+	return s
 }
