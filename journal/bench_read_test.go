@@ -43,7 +43,8 @@ func peakHeap() (stop func() uint64) {
 
 // BenchmarkCallReader_1GB streams every call of a 1 GB journal, as
 // `assent log` does, and reports the peak live heap (≤ 50 MB is the goal)
-// and the throughput. The journal is generated once per run.
+// and the throughput; then verifies it all. The journal is generated once
+// per run.
 //
 //	go test -run '^$' -bench 'BenchmarkCallReader_1GB' -benchtime 1x -count 3 ./journal/
 func BenchmarkCallReader_1GB(b *testing.B) {
@@ -83,4 +84,13 @@ func BenchmarkCallReader_1GB(b *testing.B) {
 			b.ReportMetric(float64(info.Size())/(1<<20)/(b.Elapsed().Seconds()/float64(b.N)), "MB/s")
 		})
 	}
+	// `assent log --verify` walks all of it: every hash and every seal.
+	b.Run("verify", func(b *testing.B) {
+		for range b.N {
+			if rep, err := Verify(dir); err != nil || len(rep.Faults) != 0 {
+				b.Fatalf("Verify = %+v, %v", rep.Faults, err)
+			}
+		}
+		b.ReportMetric(float64(info.Size())/(1<<20)/(b.Elapsed().Seconds()/float64(b.N)), "MB/s")
+	})
 }

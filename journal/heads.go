@@ -3,7 +3,6 @@ package journal
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -30,7 +29,7 @@ func Heads(path string) ([]Head, error) {
 	case err != nil:
 		return nil, err
 	case !found:
-		return nil, fmt.Errorf("journal %s does not exist: %w", path, fs.ErrNotExist)
+		return nil, missingJournal(path)
 	case !dir:
 		h, err := headOf(path, filepath.Base(path))
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -152,6 +153,13 @@ func isDir(path string) (exists, dir bool, err error) {
 
 // inDir joins a journal directory and one of its names.
 func inDir(dir, name string) string { return filepath.Join(dir, name) }
+
+// missingJournal is the error for a journal that does not exist; it is
+// fs.ErrNotExist to errors.Is.
+type missingJournal string
+
+func (m missingJournal) Error() string        { return "journal " + string(m) + " does not exist" }
+func (m missingJournal) Is(target error) bool { return target == fs.ErrNotExist }
 
 // errNotDir refuses to write into a single-file journal.
 func errNotDir(path string) error {

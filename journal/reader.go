@@ -3,9 +3,7 @@ package journal
 import (
 	"container/heap"
 	"context"
-	"fmt"
 	"io"
-	"io/fs"
 	"time"
 )
 
@@ -68,7 +66,7 @@ func NewReader(path string, opts ReadOptions) (*Reader, error) {
 	}
 	switch {
 	case !found:
-		return nil, fmt.Errorf("journal %s does not exist: %w", path, fs.ErrNotExist)
+		return nil, missingJournal(path)
 	case !isDir:
 		r.pending = []*source{newFileSource(path, opts)}
 		return r, nil
