@@ -96,30 +96,17 @@ func recordKey(raw []byte) string {
 	return ""
 }
 
-// object scans a whole line that is one object, handing each key to field,
-// which scans its value; ok is false when encoding/json must decide.
+// object scans a whole line that is one record, handing each key to
+// field, which scans its value; ok is false when encoding/json must decide.
+// encoding/json matches keys in any letter case: a key spelled otherwise
+// than the encoder spells it is left to it.
 func (s *briefScan) object(field func(key string) bool) bool {
-	if !s.lit("{") {
-		return false
-	}
-	if s.lit("}") {
-		return s.i == len(s.b)
-	}
-	for {
-		raw, escaped, ok := s.strBytes()
+	ok := s.members(func(raw []byte) bool {
 		key := recordKey(raw)
-		// encoding/json matches keys in any letter case: a key spelled
-		// otherwise than the encoder spells it is left to it.
-		if !ok || escaped || key == "" || !s.lit(":") || !field(key) {
-			return false
-		}
-		if s.lit("}") {
-			return s.i == len(s.b)
-		}
-		if !s.lit(",") {
-			return false
-		}
-	}
+		return key != "" && field(key)
+	})
+	s.space()
+	return ok && s.i == len(s.b)
 }
 
 // record scans a line into a brief record.

@@ -6,70 +6,84 @@ package journal
 // the line to encoding/json, which has its own bound.
 const maxSkipDepth = 64
 
-// strs scans an array of strings.
-func (s *briefScan) strs() ([]string, bool) {
+// array scans [v, v, …], calling each to scan one value.
+func (s *briefScan) array(each func() bool) bool {
 	if !s.lit("[") {
-		return nil, false
+		return false
 	}
-	out := []string{}
 	if s.lit("]") {
-		return out, true
+		return true
 	}
 	for {
-		v, ok := s.str()
-		if !ok {
-			return nil, false
+		if !each() {
+			return false
 		}
-		out = append(out, v)
 		if s.lit("]") {
-			return out, true
+			return true
 		}
 		if !s.lit(",") {
-			return nil, false
+			return false
 		}
 	}
 }
 
-// edit scans an Edit: {"before": [...], "after": [...]}.
-func (s *briefScan) edit() (*Edit, bool) {
+// members scans {"key": v, …}, calling each with a key, after its colon, to
+// scan its value. A key with escapes is left to encoding/json.
+func (s *briefScan) members(each func(key []byte) bool) bool {
 	if !s.lit("{") {
-		return nil, false
+		return false
 	}
-	e := &Edit{}
 	if s.lit("}") {
-		return e, true
+		return true
 	}
 	for {
-		raw, escaped, ok := s.strBytes()
-		if !ok || escaped || !s.lit(":") {
-			return nil, false
-		}
-		switch key := string(raw); {
-		case key != "before" && key != "after":
-			ok = false
-		case s.null():
-			if key == "before" {
-				e.Before = nil
-			} else {
-				e.After = nil
-			}
-		case key == "before":
-			e.Before, ok = s.strs()
-		case key == "after":
-			e.After, ok = s.strs()
-		default:
-			ok = false // any other key: encoding/json decides
-		}
-		if !ok {
-			return nil, false
+		key, escaped, ok := s.strBytes()
+		if !ok || escaped || !s.lit(":") || !each(key) {
+			return false
 		}
 		if s.lit("}") {
-			return e, true
+			return true
 		}
 		if !s.lit(",") {
-			return nil, false
+			return false
 		}
 	}
+}
+
+// strs scans an array of strings.
+func (s *briefScan) strs() ([]string, bool) {
+	out := []string{}
+	ok := s.array(func() bool {
+		v, ok := s.str()
+		out = append(out, v)
+		return ok
+	})
+	return out, ok
+}
+
+// edit scans an Edit: {"before": [...], "after": [...]}; any other key is
+// left to encoding/json.
+func (s *briefScan) edit() (*Edit, bool) {
+	e := &Edit{}
+	ok := s.members(func(key []byte) bool {
+		var dst *[]string
+		switch string(key) {
+		case "before":
+			dst = &e.Before
+		case "after":
+			dst = &e.After
+		default:
+			return false
+		}
+		if s.null() {
+			*dst = nil
+			return true
+		}
+		var ok bool
+		*dst, ok = s.strs()
+		return ok
+	})
+	return e, ok
 }
 
 // skip steps over one value of any kind, checking it as it goes.
@@ -86,9 +100,9 @@ func (s *briefScan) skip(depth int) bool {
 		_, _, ok := s.strBytes()
 		return ok
 	case c == '{':
-		return s.skipList('{', '}', depth, true)
+		return s.members(func([]byte) bool { return s.skip(depth + 1) })
 	case c == '[':
-		return s.skipList('[', ']', depth, false)
+		return s.array(func() bool { return s.skip(depth + 1) })
 	case c == 't':
 		return s.lit("true")
 	case c == 'f':
@@ -97,30 +111,6 @@ func (s *briefScan) skip(depth int) bool {
 		return s.null()
 	}
 	return s.number()
-}
-
-// skipList steps over an object (keyed) or an array.
-func (s *briefScan) skipList(open, close byte, depth int, keyed bool) bool {
-	s.i++
-	if s.lit(string(close)) {
-		return true
-	}
-	for {
-		if keyed {
-			if _, _, ok := s.strBytes(); !ok || !s.lit(":") {
-				return false
-			}
-		}
-		if !s.skip(depth + 1) {
-			return false
-		}
-		if s.lit(string(close)) {
-			return true
-		}
-		if !s.lit(",") {
-			return false
-		}
-	}
 }
 
 // number steps over a JSON number.

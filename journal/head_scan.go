@@ -68,61 +68,28 @@ func (h *head) text(key string) *string {
 
 // openCalls scans a seal's list of open calls: [{"call": …, "state": …}].
 func (s *briefScan) openCalls() ([]OpenCall, bool) {
-	if !s.lit("[") {
-		return nil, false
-	}
 	out := []OpenCall{}
-	if s.lit("]") {
-		return out, true
-	}
-	for {
-		c, ok := s.openCall()
-		if !ok {
-			return nil, false
-		}
-		out = append(out, c)
-		if s.lit("]") {
-			return out, true
-		}
-		if !s.lit(",") {
-			return nil, false
-		}
-	}
-}
-
-// openCall scans one {"call": …, "state": …}.
-func (s *briefScan) openCall() (OpenCall, bool) {
-	var c OpenCall
-	if !s.lit("{") {
-		return c, false
-	}
-	if s.lit("}") {
-		return c, true
-	}
-	for {
-		raw, escaped, ok := s.strBytes()
-		if !ok || escaped || !s.lit(":") {
-			return c, false
-		}
-		var dst *string
-		switch string(raw) {
-		case "call":
-			dst = &c.Call
-		case "state":
-			dst = (*string)(&c.State)
-		default:
-			return c, false
-		}
-		if !s.null() {
-			if *dst, ok = s.str(); !ok {
-				return c, false
+	ok := s.array(func() bool {
+		var c OpenCall
+		ok := s.members(func(key []byte) bool {
+			var dst *string
+			switch string(key) {
+			case "call":
+				dst = &c.Call
+			case "state":
+				dst = (*string)(&c.State)
+			default:
+				return false
 			}
-		}
-		if s.lit("}") {
-			return c, true
-		}
-		if !s.lit(",") {
-			return c, false
-		}
-	}
+			if s.null() {
+				return true
+			}
+			var ok bool
+			*dst, ok = s.str()
+			return ok
+		})
+		out = append(out, c)
+		return ok
+	})
+	return out, ok
 }
