@@ -24,7 +24,7 @@ func TestCalls_Fold(t *testing.T) {
 		mustAppend(t, j, r)
 	}
 	j.Close()
-	recs, err := Read(j.Path())
+	recs, err := Read(j.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}

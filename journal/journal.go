@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -18,23 +17,23 @@ var ErrFailed = errors.New("journal failed")
 // ErrClosed is returned by Append after Close.
 var ErrClosed = errors.New("journal is closed")
 
-// Journal appends records to one file. It is safe for concurrent use; seq
-// order is the order in which Append calls took the lock.
+// Journal appends this process's segment of a journal directory. It is safe
+// for concurrent use; seq order is the order in which Append calls took the
+// lock.
 type Journal struct {
-	path     string
+	dir      string
 	opts     Options
-	keys     keyring
+	keys     *keyring
+	lock     *lockFile
 	recovery Recovery
 
-	mu     sync.Mutex
-	f      File
-	enc    *lineEncoder
-	seq    int64         // last seq written
-	prev   string        // hash of the last record written
-	synced int64         // last seq known to be on disk
-	round  chan struct{} // closed when the next sync attempt ends
-	err    error         // the first write or sync failure; sticky
-	closed bool
+	mu          sync.Mutex
+	w           *writer
+	synced      int64         // last seq known to be on disk
+	headWritten int64         // seq of the seal the head file names
+	round       chan struct{} // closed when the next sync attempt ends
+	err         error         // the first write or sync failure; sticky
+	closed      bool
 
 	kick chan struct{} // a record awaits sync
 	urge chan struct{} // someone waits for a sync: skip the window
@@ -42,60 +41,76 @@ type Journal struct {
 	done chan struct{}
 }
 
-// Open opens the journal at path for appending, creating it (0600, in a
-// directory created 0700) if needed. It takes an exclusive lock on the file,
-// so two processes never interleave their chains, and recovers it: a torn
-// last line is cut, calls left unfinished are marked Interrupted and the
-// chain is verified; Recovery says what was found. A file whose first line is
-// not a journal record is refused rather than appended to.
-func Open(path string, opts Options) (*Journal, error) {
-	opts, err := opts.resolve(path)
+// Open opens the journal directory dir for appending, creating it (0700)
+// and its key (0600) if needed, and begins a segment of this process's own,
+// so any number of processes may have one journal open at once. Segments
+// whose process died are recovered on the way (see recover.go), each from
+// its last seal; Recovery says what was found. A single-file journal named
+// dir + ".jsonl" is adopted into the directory first (adopt.go); dir itself
+// being such a file is refused.
+func Open(dir string, opts Options) (*Journal, error) {
+	opts, err := opts.resolve(dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if exists, isDir, err := isDir(dir); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	} else if exists && !isDir {
+		return nil, errNotDir(dir)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("journal directory: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	keys := &keyring{path: opts.KeyPath}
+	adopted, err := adopt(dir, opts.KeyPath)
 	if err != nil {
-		return nil, fmt.Errorf("open journal: %w", err)
-	}
-	if err := lockFile(f, path); err != nil {
-		f.Close()
 		return nil, err
 	}
-	found, err := scanForRecovery(f, path)
+	key, err := keys.sealKey()
 	if err != nil {
-		f.Close()
+		return nil, fmt.Errorf("journal key: %w", err)
+	}
+	w := newWriter(dir, newSegmentID(time.Now()), key, opts)
+	lock, err := createLock(dir, w.segment)
+	if err != nil {
 		return nil, err
+	}
+	if err := w.create(1); err != nil {
+		if w.f != nil {
+			w.f.Close()
+			os.Remove(w.path())
+		}
+		lock.release()
+		return nil, fmt.Errorf("journal: %w", err)
 	}
 	j := &Journal{
-		path:  path,
-		opts:  opts,
-		keys:  keyring{path: opts.KeyPath},
-		f:     f,
-		enc:   newLineEncoder(),
-		seq:   found.chain.seq,
-		prev:  found.chain.prev,
+		dir: dir, opts: opts, keys: keys, lock: lock, w: w,
 		round: make(chan struct{}),
 		kick:  make(chan struct{}, 1),
 		urge:  make(chan struct{}, 1),
+		stop:  make(chan struct{}),
+		done:  make(chan struct{}),
 	}
-	j.synced = j.seq
-	if opts.WrapFile != nil {
-		j.f = opts.WrapFile(j.f)
-	}
-	j.stop, j.done = make(chan struct{}), make(chan struct{})
+	j.recovery = recoverDead(dir, w.segment, key)
+	j.recovery.Adopted = adopted
 	go j.flush()
-	if err := j.recover(found); err != nil {
-		j.Close()
-		return nil, err
-	}
 	return j, nil
 }
 
-// Path returns the file the journal writes.
-func (j *Journal) Path() string { return j.path }
+// Dir returns the journal's directory: what `assent log --journal` reads.
+func (j *Journal) Dir() string { return j.dir }
+
+// Segment returns the name of this process's segment. It is unique among
+// the journal's segments, so it can tell this process's calls from others'.
+func (j *Journal) Segment() string { return j.w.segment }
+
+// Path returns the file the journal writes now; it changes when the
+// segment rolls to its next file.
+func (j *Journal) Path() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.w.path()
+}
 
 // Append writes r as the next record and returns it as written: Seq, Time,
 // Prev and Hash filled, secrets masked, stdin and output cut to the cap.
@@ -110,6 +125,9 @@ func (j *Journal) Append(r Record) (Record, error) {
 	if r.Event == "" {
 		return Record{}, errors.New("journal record has no event")
 	}
+	if r.Event.bookkeeping() {
+		return Record{}, fmt.Errorf("journal records of event %q are the journal's own", r.Event)
+	}
 	var m *masker
 	if slices.ContainsFunc(r.Secrets, func(s string) bool { return s != "" }) {
 		key, err := j.keys.get()
@@ -119,7 +137,7 @@ func (j *Journal) Append(r Record) (Record, error) {
 		m = newMasker(key, r.Secrets)
 		r = m.record(r)
 	}
-	r.Secrets = nil
+	r.Secrets, r.Segment, r.Part, r.Open, r.Seal = nil, "", 0, nil, ""
 	r.Stdin = r.Stdin.store(j.opts.OutputCap, m)
 	r.Stdout = r.Stdout.store(j.opts.OutputCap, m)
 	r.Stderr = r.Stderr.store(j.opts.OutputCap, m)
@@ -136,7 +154,8 @@ func (j *Journal) Append(r Record) (Record, error) {
 	return r, nil
 }
 
-// write gives r its place in the chain and writes its line.
+// write gives r its place in the chain and writes its line, and a seal
+// after it when enough records wait for one.
 func (j *Journal) write(r *Record) (int64, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -146,21 +165,21 @@ func (j *Journal) write(r *Record) (int64, error) {
 	if j.closed {
 		return 0, ErrClosed
 	}
-	r.Seq, r.Time, r.Prev = j.seq+1, time.Now().UTC(), j.prev
-	hash, err := j.enc.encode(r)
-	if err != nil {
-		return 0, fmt.Errorf("journal cannot encode %s record of call %q: %w", r.Event, r.Call, err)
+	if err := j.w.append(r); err != nil {
+		return 0, j.failOn(err)
 	}
-	if _, err := j.f.Write(j.enc.line()); err != nil {
-		return 0, j.fail("write", err)
+	seq := r.Seq
+	if j.w.unsealed >= j.opts.SealEvery {
+		if err := j.w.seal(Sealed); err != nil {
+			return 0, j.failOn(err)
+		}
 	}
-	r.Hash, j.seq, j.prev = hash, r.Seq, hash
 	if j.opts.Sync == SyncAlways {
 		poke(j.urge)
 	} else {
 		poke(j.kick)
 	}
-	return r.Seq, nil
+	return seq, nil
 }
 
 // Err returns the failure that stopped the journal, or nil while it works.
@@ -172,36 +191,3 @@ func (j *Journal) Err() error {
 
 // Recovery returns what Open found and repaired.
 func (j *Journal) Recovery() Recovery { return j.recovery }
-
-// Close syncs what was written, stops the flusher and closes the file. It
-// returns the journal's failure if it had one. Closing twice is harmless.
-func (j *Journal) Close() error {
-	j.mu.Lock()
-	if j.closed {
-		j.mu.Unlock()
-		return nil
-	}
-	j.closed = true
-	j.mu.Unlock()
-	close(j.stop)
-	<-j.done
-	j.syncOnce()
-	err := j.Err()
-	if cerr := j.f.Close(); cerr != nil && err == nil {
-		err = fmt.Errorf("close journal %s: %w", j.path, cerr)
-	}
-	return err
-}
-
-// fail puts the journal in its failed state, once, and wakes every Wait.
-// The caller holds j.mu. Nothing retries: a disk that failed a write or a
-// sync may have lost what it said it had, and records after a hole would
-// describe calls whose earlier steps are gone.
-func (j *Journal) fail(op string, err error) error {
-	if j.err == nil {
-		j.err = fmt.Errorf("%w: %s %s: %w", ErrFailed, op, j.path, err)
-		close(j.round)
-		j.round = make(chan struct{})
-	}
-	return j.err
-}

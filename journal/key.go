@@ -2,6 +2,7 @@ package journal
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -16,9 +17,9 @@ import (
 // keySize is the length of the secret-masking key in bytes.
 const keySize = 32
 
-// keyring holds the key that masks secrets. It is read, or created, the
-// first time a record carries a secret: a journal that never sees one never
-// touches the key file.
+// keyring holds the journal's key. It masks secrets as it is, and seals
+// with a key derived from it (sealKey). It is read, or created, the first
+// time either needs it.
 type keyring struct {
 	path string
 	mu   sync.Mutex
@@ -107,4 +108,38 @@ func createKey(path string) ([]byte, error) {
 		return nil, fmt.Errorf("create journal key %s: %w", path, err)
 	}
 	return key, nil
+}
+
+// sealLabel separates the seal key from the masking key. Masking computes
+// HMAC(key, secret) for values an agent chooses; the seal key is
+// SHA-256(label, 0, key), which no HMAC under the key computes, so no value
+// an agent gets masked can give away a seal key, or a seal.
+const sealLabel = "assent journal seal key v1"
+
+// sealKey returns the key that seals and head files are MACed with,
+// creating the journal's key if there is none yet.
+func (k *keyring) sealKey() ([]byte, error) {
+	key, err := k.get()
+	if err != nil {
+		return nil, err
+	}
+	return deriveSealKey(key), nil
+}
+
+// readSealKey reads the seal key of an existing key file, creating nothing:
+// verifying a journal must not change it.
+func readSealKey(path string) ([]byte, error) {
+	key, err := readKey(path)
+	if err != nil {
+		return nil, err
+	}
+	return deriveSealKey(key), nil
+}
+
+func deriveSealKey(key []byte) []byte {
+	h := sha256.New()
+	h.Write([]byte(sealLabel))
+	h.Write([]byte{0})
+	h.Write(key)
+	return h.Sum(nil)
 }

@@ -9,14 +9,14 @@ import (
 	"syscall"
 )
 
-// lockFile takes an exclusive lock on the journal for as long as the file
-// is open: two writers would interleave records and break the chain.
-func lockFile(f *os.File, path string) error {
+// lockExclusive takes f's lock without waiting; held reports that another
+// process has it.
+func lockExclusive(f *os.File) (held bool, err error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return fmt.Errorf("journal %s is in use by another process", path)
+			return true, nil
 		}
-		return fmt.Errorf("lock journal %s: %w", path, err)
+		return false, fmt.Errorf("lock %s: %w", f.Name(), err)
 	}
-	return nil
+	return false, nil
 }

@@ -6,23 +6,31 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
-	// The crash test re-executes this binary as a writer to be killed.
+	// The crash and many-process tests re-execute this binary as writers.
 	if path := os.Getenv(crashWriterEnv); path != "" {
 		os.Exit(crashWriter(path))
+	}
+	if os.Getenv(sessionWriterEnv) != "" {
+		os.Exit(sessionWriter())
 	}
 	goleak.VerifyTestMain(m)
 }
 
 // openTest opens a journal in a fresh directory and closes it when the test
-// ends.
+// ends. Unless opts say otherwise it seals only by count, so that no seal
+// lands among a test's records at a time of the clock's choosing.
 func openTest(t *testing.T, opts Options) *Journal {
 	t.Helper()
-	j, err := Open(filepath.Join(t.TempDir(), "state", "journal.jsonl"), opts)
+	if opts.SealInterval == 0 {
+		opts.SealInterval = time.Hour
+	}
+	j, err := Open(filepath.Join(t.TempDir(), "state", "journal"), opts)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -48,31 +56,50 @@ func lifeOfCall(id string) []Record {
 			Argv: []string{"grep", "-rn", "--", "TODO", "./src"}, Cwd: "/srv/app"},
 		{Call: id, Event: Decided, Decision: Allow, Decider: ByRule, Rule: "read-only"},
 		{Call: id, Event: Started},
-		{Call: id, Event: Finished, Exit: ExitCode(0), Duration: 12e6,
+		{Call: id, Event: Finished, Exit: ExitCode(0), Duration: 12e6, Ending: Exited,
 			Stdout: NewBlob([]byte("src/a.go:3: // TODO\n"), 0)},
 	}
 }
 
 // writeCalls appends n completed calls named c1…cn.
-func writeCalls(t *testing.T, j *Journal, n int) {
+func writeCalls(t testing.TB, j *Journal, n int) {
 	t.Helper()
 	for i := 1; i <= n; i++ {
 		for _, r := range lifeOfCall(fmt.Sprintf("c%d", i)) {
-			mustAppend(t, j, r)
+			if _, err := j.Append(r); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
 
-// journalOf returns the path of a closed journal holding n completed calls
-// (4 records each).
-func journalOf(t *testing.T, n int) string {
+// journalOf returns a closed journal directory holding n completed calls
+// (4 records each) in one segment, and that segment's file: an opened
+// record, the calls' records, and the closing seal.
+func journalOf(t *testing.T, n int, opts Options) (dir, file string) {
 	t.Helper()
-	j := openTest(t, Options{})
+	j := openTest(t, opts)
 	writeCalls(t, j, n)
+	file = j.Path()
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return j.Path()
+	return j.Dir(), file
+}
+
+// crash ends j as a SIGKILL would: what was written stays as it is, with no
+// closing seal, and the lock is let go with its file left behind.
+func crash(j *Journal) {
+	j.mu.Lock()
+	j.closed = true
+	j.mu.Unlock()
+	close(j.stop)
+	<-j.done
+	for _, f := range j.w.retired {
+		f.f.Close()
+	}
+	j.w.f.Close()
+	j.lock.drop()
 }
 
 // readLines returns the file's lines without their newlines; a torn tail
@@ -96,4 +123,27 @@ func writeLines(t *testing.T, path string, lines [][]byte) {
 	if err := os.WriteFile(path, out, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// faultKinds lists the kinds of a report's faults, for comparing.
+func faultKinds(rep Report) []FaultKind {
+	var out []FaultKind
+	for _, f := range rep.Faults {
+		out = append(out, f.Kind)
+	}
+	return out
+}
+
+// mustVerify verifies path and fails the test on anything but an intact
+// journal.
+func mustVerify(t *testing.T, path string) Report {
+	t.Helper()
+	rep, err := Verify(path)
+	if err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	if !rep.Intact() {
+		t.Fatalf("Verify found faults: %+v", rep.Faults)
+	}
+	return rep
 }

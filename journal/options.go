@@ -3,6 +3,9 @@ package journal
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -61,18 +64,40 @@ type Options struct {
 	// stored per record; zero means DefaultOutputCap and a negative value
 	// stores none (the hash and length are kept either way).
 	OutputCap int
-	// KeyPath is the file holding the key that masks secrets; empty means
-	// the journal's path with ".key" added. It is created 0600 the first
-	// time a record carries a secret.
+	// KeyPath is the file holding the journal's key, which masks secrets
+	// and (derived) seals; empty means "key" in the journal's directory. It
+	// is created 0600 when the journal first opens.
 	KeyPath string
-	// WrapFile, when set, wraps the opened journal file before anything is
-	// appended. Its Close must close the file it was given. It is how tests
-	// stand a full or failing disk in for the real one.
+	// MaxSize is how large a file may grow before the segment rolls to the
+	// next; zero means DefaultMaxSize. The record that would pass it goes to
+	// the next file, after the seal that ends this one (which may pass it
+	// by its own few hundred bytes); a record larger than it goes whole
+	// into a file of its own.
+	MaxSize int64
+	// SealEvery is how many records may follow a seal before the next;
+	// zero means DefaultSealEvery.
+	SealEvery int
+	// SealInterval is how long records may wait for a seal; zero means
+	// DefaultSealInterval.
+	SealInterval time.Duration
+	// WrapFile, when set, wraps each file the journal creates for writing,
+	// before its first record. Its Close must close the file it was given.
+	// It is how tests stand a full or failing disk in for the real one.
 	WrapFile func(File) File
 }
 
+// DefaultMaxSize is the size at which a journal file rolls to the next.
+const DefaultMaxSize = 256 << 20
+
+// DefaultSealEvery and DefaultSealInterval bound what follows a segment's
+// last seal, which is what verification cannot vouch for.
+const (
+	DefaultSealEvery    = 1000
+	DefaultSealInterval = time.Second
+)
+
 // resolve fills defaults and checks the values.
-func (o Options) resolve(path string) (Options, error) {
+func (o Options) resolve(dir string) (Options, error) {
 	if o.Sync == "" {
 		o.Sync = SyncGroup
 	}
@@ -89,7 +114,48 @@ func (o Options) resolve(path string) (Options, error) {
 		o.OutputCap = DefaultOutputCap
 	}
 	if o.KeyPath == "" {
-		o.KeyPath = path + ".key"
+		o.KeyPath = inDir(dir, keyName)
+	}
+	if o.MaxSize == 0 {
+		o.MaxSize = DefaultMaxSize
+	}
+	if o.SealEvery == 0 {
+		o.SealEvery = DefaultSealEvery
+	}
+	if o.SealInterval == 0 {
+		o.SealInterval = DefaultSealInterval
+	}
+	if o.MaxSize < 0 || o.SealEvery < 0 || o.SealInterval < 0 {
+		return o, fmt.Errorf("journal max size %d, seal every %d and seal interval %v must not be negative",
+			o.MaxSize, o.SealEvery, o.SealInterval)
 	}
 	return o, nil
+}
+
+// minMaxSize is the least ParseSize accepts: smaller files would hold a few
+// records each.
+const minMaxSize = 64 << 10
+
+// ParseSize reads the value of a --journal-max-size flag: bytes, or a
+// number with KiB, MiB or GiB after it ("256MiB").
+func ParseSize(s string) (int64, error) {
+	text := strings.TrimSpace(s)
+	unit := int64(1)
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}} {
+		if len(text) > len(u.suffix) && strings.EqualFold(text[len(text)-len(u.suffix):], u.suffix) {
+			text, unit = strings.TrimSpace(text[:len(text)-len(u.suffix)]), u.size
+			break
+		}
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/unit {
+		return 0, fmt.Errorf("journal max size %q is not a size: give bytes, or a number with KiB, MiB or GiB (256MiB)", s)
+	}
+	if n*unit < minMaxSize {
+		return 0, fmt.Errorf("journal max size %q is below the least, 64KiB", s)
+	}
+	return n * unit, nil
 }

@@ -1,11 +1,3 @@
-// Package journal is assent's call log: an append-only file of JSON lines, one
-// record per step in the life of a call, each chained to the one before by a
-// SHA-256 hash so that an edited, removed or reordered record is evident.
-//
-// The journal has its own vocabulary and imports nothing from the rest of the
-// project: the queue translates its calls, decisions and results into Records.
-// A Journal writes (Open, Append, Wait, Close); Read, Scanner, Verify and Calls
-// read a file without opening it for writing, for `assent log` and replay.
 package journal
 
 import (
@@ -36,7 +28,23 @@ const (
 	// Recovered notes what opening the journal repaired or found. It belongs
 	// to no call.
 	Recovered Event = "recovered"
+
+	// Opened is the first record of every file: it names the file's segment
+	// and part. In a file after a segment's first, its Prev is the hash of
+	// the previous file's last record, so the files form one chain.
+	Opened Event = "opened"
+	// Sealed is a seal: Seal is a keyed MAC over the segment, the seal's seq
+	// and the hash of the record before it, so a chain recomputed by someone
+	// without the key no longer matches. Open lists the calls not yet ended.
+	Sealed Event = "sealed"
+	// Closed is the seal written when a segment is closed cleanly; nothing
+	// follows it.
+	Closed Event = "closed"
 )
+
+// bookkeeping reports whether records of this event are the journal's own,
+// for verifying it, rather than about a call or a recovery.
+func (e Event) bookkeeping() bool { return e == Opened || e == Sealed || e == Closed }
 
 // Decision is a verdict on a call, in the journal's words.
 type Decision string
@@ -183,6 +191,19 @@ type Record struct {
 	// last line were cut.
 	TornBytes int64 `json:"torn_bytes,omitempty"`
 
+	// Segment is the segment the record belongs to. On disk only Opened
+	// records carry it; readers fill it in on every record they return.
+	Segment string `json:"segment,omitempty"`
+	// Part is, in an Opened record, the file's number within its segment,
+	// from 1.
+	Part int `json:"part,omitempty"`
+	// Open is, in a seal, the calls that had not ended, in the order they
+	// began: recovery starts from it instead of from the first record.
+	Open []OpenCall `json:"open,omitempty"`
+	// Seal is, in a seal, the hex HMAC-SHA-256 that vouches for the chain
+	// up to it (see seal.go).
+	Seal string `json:"seal,omitempty"`
+
 	// Prev is the Hash of the record before; empty for the first.
 	Prev string `json:"prev,omitempty"`
 	// Hash is the SHA-256 of this line's bytes without the hash field; see
@@ -193,6 +214,13 @@ type Record struct {
 	// in every string the record holds is replaced by a masked token before
 	// it is written. They are not part of the record and never serialized.
 	Secrets []string `json:"-"`
+}
+
+// OpenCall is a call that had not ended when a seal was written.
+type OpenCall struct {
+	Call string `json:"call"`
+	// State is its last lifecycle event, which says whether it ran.
+	State Event `json:"state"`
 }
 
 // ExitCode returns a pointer to code, for filling Record.Exit.

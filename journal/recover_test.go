@@ -1,14 +1,28 @@
 package journal
 
 import (
+	"bytes"
 	"os"
-	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
 
-func TestOpen_RepairsTornTail(t *testing.T) {
+// reopen opens dir again, closes it, and returns what its Open recovered.
+func reopen(t *testing.T, dir string) Recovery {
+	t.Helper()
+	j, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return j.Recovery()
+}
+
+func TestOpen_RecoversATornTail(t *testing.T) {
 	tests := []struct {
 		name string
 		tail string // bytes a dying writer left after the last newline
@@ -19,49 +33,45 @@ func TestOpen_RepairsTornTail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := journalOf(t, 2)
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			j := openTest(t, Options{})
+			writeCalls(t, j, 2)
+			dir, file, seg := j.Dir(), j.Path(), j.Segment()
+			crash(j)
+			f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			f.WriteString(tt.tail)
 			f.Close()
 
-			// Read-only readers skip the tail and say so.
-			rep, err := Verify(path)
-			if err != nil || rep.Fault != nil || rep.TornBytes != int64(len(tt.tail)) || rep.Records != 8 {
-				t.Fatalf("Verify before repair = %+v, %v; want 8 records and a %d-byte tail", rep, err, len(tt.tail))
+			// Readers skip the tail and say so; the segment is unclosed,
+			// not cut, while its lock file says a process was writing it.
+			rep := mustVerify(t, dir)
+			if rep.TornBytes != int64(len(tt.tail)) || rep.Segments[0].State != SegmentUnclosed {
+				t.Fatalf("Verify before repair = %+v; want a %d-byte tail on an unclosed segment", rep, len(tt.tail))
 			}
-			if recs, err := Read(path); err != nil || len(recs) != 8 {
+			if recs, err := Read(dir); err != nil || len(recs) != 8 {
 				t.Fatalf("Read before repair: %d records, %v", len(recs), err)
 			}
 
-			again, err := Open(path, Options{})
+			rec := reopen(t, dir)
+			if !slices.Equal(rec.Segments, []string{seg}) || rec.TornBytes != int64(len(tt.tail)) || rec.Fault != nil {
+				t.Errorf("Recovery = %+v; want segment %s with %d torn bytes, no fault", rec, seg, len(tt.tail))
+			}
+			recs, err := Read(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec := again.Recovery()
-			if rec.TornBytes != int64(len(tt.tail)) || rec.Fault != nil || rec.Records != 8 {
-				t.Errorf("Recovery = %+v; want %d torn bytes of 8 records, no fault", rec, len(tt.tail))
+			if len(recs) != 9 {
+				t.Fatalf("%d records after recovery, want the 8 and a recovered one", len(recs))
 			}
-			next := mustAppend(t, again, Record{Call: "c3", Event: Received})
-			if err := again.Close(); err != nil {
-				t.Fatal(err)
+			if got := recs[8]; got.Event != Recovered || got.TornBytes != int64(len(tt.tail)) ||
+				!strings.Contains(got.Reason, "torn") || got.Segment != seg {
+				t.Errorf("last record = %+v; want a recovered record in %s noting the torn line", got, seg)
 			}
-			if next.Seq != 10 {
-				t.Errorf("first record after recovery has seq %d, want 10 (8 + recovered)", next.Seq)
-			}
-
-			recs, err := Read(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := recs[8]
-			if got.Event != Recovered || got.TornBytes != int64(len(tt.tail)) || !strings.Contains(got.Reason, "torn") {
-				t.Errorf("record 9 = %+v; want a recovered record noting the torn line", got)
-			}
-			if rep, err := Verify(path); err != nil || rep.Fault != nil || rep.TornBytes != 0 || rep.Records != 10 {
-				t.Errorf("Verify after repair = %+v, %v", rep, err)
+			rep = mustVerify(t, dir)
+			if rep.TornBytes != 0 || len(rep.Segments) != 2 || rep.Segments[0].State != SegmentClosed {
+				t.Errorf("Verify after repair = %+v", rep)
 			}
 		})
 	}
@@ -87,26 +97,18 @@ func TestOpen_MarksInterruptedCalls(t *testing.T) {
 	for _, r := range steps {
 		mustAppend(t, j, r)
 	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := j.Dir()
+	crash(j)
 
-	again, err := Open(j.Path(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := again.Recovery()
+	rec := reopen(t, dir)
 	if want := []string{"running", "pending", "approved"}; !reflect.DeepEqual(rec.Interrupted, want) {
 		t.Errorf("interrupted = %v, want %v", rec.Interrupted, want)
 	}
-	if rec.TornBytes != 0 || rec.Fault != nil || rec.Records != int64(len(steps)) {
-		t.Errorf("Recovery = %+v", rec)
-	}
-	if err := again.Close(); err != nil {
-		t.Fatal(err)
+	if rec.TornBytes != 0 || rec.Fault != nil || rec.Records != int64(len(steps))+1 {
+		t.Errorf("Recovery = %+v; want %d records read (the opened one too)", rec, len(steps)+1)
 	}
 
-	recs, err := Read(filepath.Clean(j.Path()))
+	recs, err := Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,88 +127,79 @@ func TestOpen_MarksInterruptedCalls(t *testing.T) {
 		t.Errorf("interrupted reasons do not say whether the call ran: %q", reasons)
 	}
 
-	// A second open finds nothing left to do and writes nothing.
-	third, err := Open(j.Path(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := third.Recovery(); !r.Clean() {
+	// The next open finds nothing left to do and writes nothing.
+	if r := reopen(t, dir); !r.Clean() {
 		t.Errorf("second recovery = %+v, want clean", r)
 	}
-	third.Close()
-	if after, _ := Read(j.Path()); len(after) != len(recs) {
+	if after, _ := Read(dir); len(after) != len(recs) {
 		t.Errorf("a clean open appended %d records", len(after)-len(recs))
 	}
+	mustVerify(t, dir)
 }
 
-func TestOpen_ReportsBrokenChain(t *testing.T) {
-	path := journalOf(t, 2)
-	lines := readLines(t, path)
-	lines[2] = []byte(strings.Replace(string(lines[2]), `"started"`, `"finished"`, 1))
-	writeLines(t, path, lines)
-
-	again, err := Open(path, Options{})
-	if err != nil {
-		t.Fatalf("a broken chain must not stop the journal opening: %v", err)
-	}
-	f := again.Recovery().Fault
-	if f == nil || f.Seq != 3 || f.Line != 3 {
-		t.Errorf("Recovery().Fault = %v, want record 3 (line 3)", f)
-	}
-	mustAppend(t, again, Record{Call: "c3", Event: Received})
-	again.Close()
-
-	rep, err := Verify(path)
-	if err != nil || rep.Fault == nil || rep.Fault.Seq != 3 {
-		t.Errorf("Verify = %+v, %v; the original break must stay evident", rep, err)
-	}
-	recs, _ := Read(path)
-	if last := recs[len(recs)-2]; last.Event != Recovered || !strings.Contains(last.Reason, "record 3 (line 3)") {
-		t.Errorf("recovered record = %+v; want it to name the break", last)
-	}
-}
-
-func TestOpen_RefusesWhatIsNotAJournal(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "notes.txt")
-	content := "export TOKEN=abc\n"
-	os.WriteFile(path, []byte(content), 0o600)
-	_, err := Open(path, Options{})
-	if err == nil || !strings.Contains(err.Error(), "does not look like an assent journal") {
-		t.Errorf("Open = %v, want a refusal", err)
-	}
-	if got, _ := os.ReadFile(path); string(got) != content {
-		t.Errorf("the file was changed to %q", got)
-	}
-}
-
-func TestOpen_OneWriterAtATime(t *testing.T) {
+func TestClose_MarksCallsLeftOpenInterrupted(t *testing.T) {
 	j := openTest(t, Options{})
-	_, err := Open(j.Path(), Options{})
-	if err == nil || !strings.Contains(err.Error(), "in use by another process") {
-		t.Errorf("second Open = %v, want it refused", err)
+	mustAppend(t, j, Record{Call: "left", Event: Received})
+	mustAppend(t, j, Record{Call: "left", Event: Decided, Decision: Allow, Decider: ByRule})
+	mustAppend(t, j, Record{Call: "left", Event: Started})
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
 	}
-	j.Close()
-	again, err := Open(j.Path(), Options{})
-	if err != nil {
-		t.Fatalf("Open after Close: %v", err)
-	}
-	again.Close()
-}
-
-func TestOpen_CreatesPrivateFiles(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "state", "assent")
-	j, err := Open(filepath.Join(dir, "journal.jsonl"), Options{})
+	recs, err := Read(j.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
-	for path, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, j.Path(): 0o600} {
-		info, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.Mode() != want {
-			t.Errorf("%s has mode %v, want %v", path, info.Mode(), want)
-		}
+	last := recs[len(recs)-1]
+	if last.Call != "left" || last.Event != Interrupted || !strings.Contains(last.Reason, "closed the journal") {
+		t.Errorf("last record = %+v; want the running call marked interrupted at close", last)
+	}
+}
+
+// TestOpen_RecoversFromTheLastSeal shows that recovery reads a dead
+// segment from its last seal on: a record changed before it goes unseen
+// by Open (and is found by Verify, which reads everything).
+func TestOpen_RecoversFromTheLastSeal(t *testing.T) {
+	j := openTest(t, Options{SealEvery: 10})
+	writeCalls(t, j, 30)
+	mustAppend(t, j, Record{Call: "late", Event: Received})
+	dir, file := j.Dir(), j.Path()
+	crash(j)
+	lines := readLines(t, file)
+	lines[5] = bytes.Replace(lines[5], []byte("TODO"), []byte("tada"), 1)
+	writeLines(t, file, lines)
+
+	rec := reopen(t, dir)
+	if rec.Fault != nil || rec.Records > 11 || !slices.Equal(rec.Interrupted, []string{"late"}) {
+		t.Errorf("Recovery = %+v; want a few records read from the last seal, no fault, late interrupted", rec)
+	}
+	rep, err := Verify(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Faults) == 0 || rep.Faults[0].Seq != 6 {
+		t.Errorf("Verify faults = %+v; want the change at record 6", rep.Faults)
+	}
+}
+
+func TestOpen_ReportsABreakAfterTheLastSeal(t *testing.T) {
+	j := openTest(t, Options{})
+	writeCalls(t, j, 2)
+	dir, file := j.Dir(), j.Path()
+	crash(j)
+	lines := readLines(t, file)
+	lines[3] = bytes.Replace(lines[3], []byte(`"started"`), []byte(`"finished"`), 1)
+	writeLines(t, file, lines)
+
+	rec := reopen(t, dir)
+	if rec.Fault == nil || rec.Fault.Seq != 4 || rec.Fault.Line != 4 {
+		t.Fatalf("Recovery().Fault = %v, want record 4 (line 4)", rec.Fault)
+	}
+	rep, err := Verify(dir)
+	if err != nil || len(rep.Faults) == 0 || rep.Faults[0].Seq != 4 {
+		t.Errorf("Verify = %+v, %v; the original break must stay evident", rep, err)
+	}
+	recs, _ := Read(dir)
+	if last := recs[len(recs)-1]; last.Event != Recovered || !strings.Contains(last.Reason, "record 4") {
+		t.Errorf("recovered record = %+v; want it to name the break", last)
 	}
 }

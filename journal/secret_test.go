@@ -74,43 +74,42 @@ func TestAppend_SecretsNeverReachTheFile(t *testing.T) {
 	if !slices.Equal(argv, argvCopy) {
 		t.Errorf("Append changed the caller's argv to %q", argv)
 	}
-	if rep, err := Verify(j.Path()); err != nil || rep.Fault != nil {
-		t.Errorf("Verify = %+v, %v", rep, err)
-	}
+	mustVerify(t, j.Dir())
 
-	key, err := os.Stat(j.Path() + ".key")
+	key, err := os.Stat(filepath.Join(j.Dir(), keyName))
 	if err != nil {
-		t.Fatalf("no key file beside the journal: %v", err)
+		t.Fatalf("no key file in the journal: %v", err)
 	}
 	if key.Mode().Perm() != 0o600 {
 		t.Errorf("key file mode %v, want 0600", key.Mode().Perm())
 	}
 }
 
-func TestAppend_SecretFreeRecordsNeedNoKey(t *testing.T) {
-	j := openTest(t, Options{})
-	writeCalls(t, j, 1)
-	mustAppend(t, j, Record{Call: "c2", Event: Received, Secrets: []string{""}})
-	j.Close()
-	if _, err := os.Stat(j.Path() + ".key"); !os.IsNotExist(err) {
-		t.Errorf("a journal without secrets created a key file (stat: %v)", err)
+func TestOpen_SegmentsShareTheKey(t *testing.T) {
+	a := openTest(t, Options{})
+	b, err := Open(a.Dir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ra := mustAppend(t, a, Record{Call: "c1", Event: Received, Argv: []string{"x", "pw"}, Secrets: []string{"pw"}})
+	rb := mustAppend(t, b, Record{Call: "c1", Event: Received, Argv: []string{"x", "pw"}, Secrets: []string{"pw"}})
+	if ra.Argv[1] != rb.Argv[1] || !strings.HasPrefix(ra.Argv[1], secretPrefix) {
+		t.Errorf("one secret masked as %q and %q by two processes", ra.Argv[1], rb.Argv[1])
 	}
 }
 
-func TestAppend_KeyFileOthersCanRead(t *testing.T) {
+func TestOpen_KeyFileOthersCanRead(t *testing.T) {
 	dir := t.TempDir()
 	keyPath := filepath.Join(dir, "shared.key")
 	os.WriteFile(keyPath, []byte(strings.Repeat("ab", 32)+"\n"), 0o644)
 	os.Chmod(keyPath, 0o644)
-	j := openTest(t, Options{KeyPath: keyPath})
-	_, err := j.Append(Record{Call: "c1", Event: Received, Argv: []string{"x", "pw"}, Secrets: []string{"pw"}})
+	_, err := Open(filepath.Join(dir, "journal"), Options{KeyPath: keyPath})
 	if err == nil || !strings.Contains(err.Error(), "chmod 600") {
-		t.Errorf("Append with a world-readable key: err = %v, want a refusal naming the fix", err)
-	}
-	if j.Err() != nil {
-		t.Errorf("a bad key file failed the whole journal: %v", j.Err())
+		t.Errorf("Open with a world-readable key: err = %v, want a refusal naming the fix", err)
 	}
 	os.Chmod(keyPath, 0o600)
+	j := openTest(t, Options{KeyPath: keyPath})
 	got := mustAppend(t, j, Record{Call: "c1", Event: Received, Argv: []string{"x", "pw"}, Secrets: []string{"pw"}})
 	if want := secretToken(bytes.Repeat([]byte{0xab}, 32), "pw"); got.Argv[1] != want {
 		t.Errorf("argv[1] = %q, want %q from the operator's key", got.Argv[1], want)

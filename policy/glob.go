@@ -35,6 +35,17 @@ const (
 	globGeneral                   // anything else
 )
 
+// GlobMatcher compiles pattern in the rules' glob dialect (see glob) and
+// returns a function reporting whether a whole string matches it, so that a
+// filter on the command line reads a glob exactly as a rule would.
+func GlobMatcher(pattern string) (func(string) bool, error) {
+	g, err := compileGlob(pattern)
+	if err != nil {
+		return nil, err
+	}
+	return g.match, nil
+}
+
 // globElem is one piece of a general pattern: a star, a single-character
 // wildcard, or a literal run.
 type globElem struct {

@@ -143,3 +143,13 @@ func TestGlob_AgreesWithRegexp(t *testing.T) {
 		}
 	}
 }
+
+func TestGlobMatcher_IsTheRulesDialect(t *testing.T) {
+	match, err := GlobMatcher("git_*")
+	if err != nil || !match("git_status") || match("gh_pr") {
+		t.Errorf("GlobMatcher(git_*) matches wrongly (err %v)", err)
+	}
+	if _, err := GlobMatcher("[ab]"); err == nil {
+		t.Error("GlobMatcher accepted a character class, which rules refuse")
+	}
+}

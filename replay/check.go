@@ -76,18 +76,9 @@ type decidedThen struct {
 	state    journal.Event
 }
 
-// thenOf reads a call's decision from its records.
+// thenOf reads a call's decision from its record.
 func thenOf(c journal.Call) decidedThen {
-	t := decidedThen{decision: c.Decision, decider: c.Decider, rule: c.Rule, state: c.State}
-	for _, r := range c.Events {
-		if r.Event == journal.Decided && r.Decision == journal.Ask {
-			t.asked = true
-		}
-	}
-	if c.Decider == journal.ByHeadless {
-		t.asked = true // headless turns the policy's ask into its deny
-	}
-	return t
+	return decidedThen{asked: c.Policy == journal.Ask, decision: c.Decision, decider: c.Decider, rule: c.Rule, state: c.State}
 }
 
 func (t decidedThen) String() string {

@@ -25,6 +25,7 @@ type appOptions struct {
 	policy      policySources
 	journal     string
 	journalSync string
+	journalMax  string // --journal-max-size
 	headless    bool
 	watch       bool
 	maxRunning  int
@@ -41,8 +42,9 @@ type appOptions struct {
 func addAppFlags(f *pflag.FlagSet) {
 	f.StringArray("tools", nil, "tool file (repeatable; default the files in $XDG_CONFIG_HOME/assent, else the embedded pack)")
 	addPolicyFlags(f)
-	f.String("journal", "", "journal file (default $XDG_STATE_HOME/assent/journal.jsonl)")
+	f.String("journal", "", "journal directory, shared by every assent process (default $XDG_STATE_HOME/assent/journal)")
 	f.String("journal-sync", string(journal.SyncGroup), "when records reach the disk: group (batched fsync) or always (one per record)")
+	f.String("journal-max-size", "256MiB", "size at which a journal file rolls to the next: bytes, or a number with KiB, MiB or GiB")
 	f.Bool("headless", false, "no console: rules decide, and a call that would ask an operator is denied")
 	f.Bool("watch", false, "headless: apply changes to the tool and policy files as they are saved (they are logged either way)")
 	f.Int("max-running", queue.DefaultMaxRunning, "most calls running at once; more are refused with a retryable error")
@@ -52,7 +54,7 @@ func addAppFlags(f *pflag.FlagSet) {
 // appOptionsFrom reads the shared flags.
 func appOptionsFrom(f *pflag.FlagSet) (appOptions, error) {
 	var o appOptions
-	var errs [9]error
+	var errs [10]error
 	o.tools, errs[0] = f.GetStringArray("tools")
 	o.policy, errs[1] = policySourcesFrom(f)
 	o.journal, errs[3] = f.GetString("journal")
@@ -61,6 +63,7 @@ func appOptionsFrom(f *pflag.FlagSet) (appOptions, error) {
 	o.watch, errs[6] = f.GetBool("watch")
 	o.maxRunning, errs[7] = f.GetInt("max-running")
 	o.maxPending, errs[8] = f.GetInt("max-pending")
+	o.journalMax, errs[9] = f.GetString("journal-max-size")
 	return o, errors.Join(errs[:]...)
 }
 
@@ -88,6 +91,10 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	maxSize, err := journal.ParseSize(o.journalMax)
+	if err != nil {
+		return nil, err
+	}
 	if a.opts.journal == "" {
 		if a.opts.journal, err = journal.DefaultPath(); err != nil {
 			return nil, err
@@ -106,12 +113,13 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	for _, w := range loaded.Config.Warnings {
 		a.log.Warn("tool file", "warning", w.String())
 	}
-	if a.journal, err = journal.Open(a.opts.journal, journal.Options{Sync: sync}); err != nil {
+	if a.journal, err = journal.Open(a.opts.journal, journal.Options{Sync: sync, MaxSize: maxSize}); err != nil {
 		return nil, err
 	}
 	if rec := a.journal.Recovery(); !rec.Clean() {
-		a.log.Warn("the journal needed recovery", "journal", a.opts.journal, "torn_bytes", rec.TornBytes,
-			"interrupted_calls", len(rec.Interrupted), "chain_fault", rec.Fault != nil)
+		a.log.Warn("the journal needed recovery", "journal", a.opts.journal, "segments", len(rec.Segments),
+			"torn_bytes", rec.TornBytes, "interrupted_calls", len(rec.Interrupted), "chain_fault", rec.Fault != nil,
+			"problems", len(rec.Problems))
 	}
 	// Every command carries its tool's timeout and output cap, checked by
 	// config against the settings, also after a reload that raises them;
@@ -119,7 +127,7 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	runner := exec.NewLocal(exec.Options{MaxTimeout: runnerMaxTimeout, NewSession: o.ownTerminal})
 	a.queue, err = queue.New(queue.Options{Policy: loaded.Policy, Runner: runner, Journal: a.journal,
 		Headless: o.headless, ApprovalTimeout: o.approvalTimeout, MaxRunning: o.maxRunning, MaxPending: o.maxPending,
-		PATH: os.Getenv("PATH")})
+		PATH: os.Getenv("PATH"), RunID: a.journal.Segment()})
 	if err == nil {
 		a.server, err = server.New(loaded.Config, server.Options{Queue: a.queue, Version: buildVersion(), Logger: a.log})
 	}

@@ -136,14 +136,14 @@ func TestE2E_StdioEnds(t *testing.T) {
 				t.Fatalf("the running call was answered %q", got)
 			}
 			servertest.WaitFor(t, "the child to be gone", func() bool { return len(processesWith(marker)) == 0 })
-			recs, err := journal.Read(e.dir + "/state/assent/journal.jsonl")
+			recs, err := journal.Read(e.dir + "/state/assent/journal")
 			if err != nil {
 				t.Fatal(err)
 			}
 			if last := recs[len(recs)-1]; last.Event != journal.Finished {
 				t.Fatalf("last journal record %s", last.Event)
 			}
-			if _, err := run(t, "log", "--verify", "--journal", e.dir+"/state/assent/journal.jsonl"); err != nil {
+			if _, err := run(t, "log", "--verify", "--journal", e.dir+"/state/assent/journal"); err != nil {
 				t.Fatalf("journal does not verify: %v", err)
 			}
 		})

@@ -2,49 +2,57 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/journal"
+	"github.com/assent-sh/assent/policy"
 )
 
-// exitChainBroken is the exit status of `log --verify` on a journal whose
-// chain does not hold, so scripts can tell tampering from a missing file.
+// exitChainBroken is the exit status of `log --verify` on a journal that
+// does not hold, so scripts can tell tampering from a missing file.
 const exitChainBroken = 2
 
 // logOptions is one `assent log` invocation, read from its flags.
 type logOptions struct {
-	path     string
-	json     bool
-	verify   bool
-	since    time.Time // zero: no lower bound
-	tool     string    // glob; empty: any
-	decision journal.Decision
+	path      string
+	defaulted bool // no --journal: the default location
+	json      bool
+	verify    bool
+	head      bool
+	follow    bool
+	since     time.Time // zero: no lower bound
+	tool      func(string) bool
+	decision  journal.Decision
 }
 
 func newLogCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "log",
-		Short: "List journaled calls, or verify the journal's hash chain",
-		Long: `List the calls in the journal: time, id, client, tool, decision, who decided,
-exit status, duration and argv (quoted, with invisible characters escaped).
+		Short: "List journaled calls, or verify the journal",
+		Long: `List the calls in the journal, every process's, in the order they began: time, id,
+client, tool, decision, who decided, how the call ended, exit status, duration, reason
+and argv (quoted, with invisible characters escaped). The journal is read as a stream:
+memory does not grow with its size. --follow keeps listing calls as they end.
 
---verify walks the hash chain instead and names the first bad record.
+--decision allow and deny match how a call was settled; ask matches every call the
+policy asked about, whoever answered it (headless mode denies only such calls).
+--tool takes a glob as rules do: * and ?, and \ before a literal.
+
+--verify walks every chain, seal, file and head file of the journal and says what
+does not hold, and what it can and cannot prove. --head prints each segment's head,
+to keep somewhere the journal's writers cannot reach.
+
+--journal also reads a single-file journal written by an older assent.
 
 Exit status: 0 on success; 1 when the journal cannot be read or a flag is
-wrong; 2 when --verify finds the chain broken.`,
+wrong; 2 when --verify finds something that does not hold.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := logOptionsFrom(cmd.Flags(), time.Now())
@@ -55,33 +63,41 @@ wrong; 2 when --verify finds the chain broken.`,
 		},
 	}
 	f := cmd.Flags()
-	f.String("journal", "", "journal file (default $XDG_STATE_HOME/assent/journal.jsonl)")
-	f.Bool("json", false, "print one JSON object per call (with --verify: the report)")
-	f.Bool("verify", false, "walk the hash chain and name the first bad record")
+	f.String("journal", "", "journal directory or file (default $XDG_STATE_HOME/assent/journal)")
+	f.Bool("json", false, "print one JSON object per call (with --verify: the report; with --head: the heads)")
+	f.Bool("verify", false, "check every chain, seal, file and head file, and say what does not hold")
+	f.Bool("head", false, "print the head of each segment, to keep elsewhere")
+	f.Bool("follow", false, "keep listing calls as they end, until interrupted")
 	f.String("since", "", "only calls from this time on: a duration back from now (2h) or a time (2026-12-01, 2026-12-01T15:04:05)")
 	f.String("tool", "", "only calls of tools matching this glob")
-	f.String("decision", "", "only calls with this decision: allow, deny or ask")
+	f.String("decision", "", "only calls allowed, denied, or asked about: allow, deny or ask")
 	return cmd
 }
 
 // logOptionsFrom reads and checks the flags. now anchors --since durations.
 func logOptionsFrom(f *pflag.FlagSet, now time.Time) (logOptions, error) {
 	var (
-		o               logOptions
-		since, decision string
-		errs            [6]error
+		o                     logOptions
+		since, tool, decision string
+		errs                  [8]error
 	)
 	o.path, errs[0] = f.GetString("journal")
 	o.json, errs[1] = f.GetBool("json")
 	o.verify, errs[2] = f.GetBool("verify")
-	since, errs[3] = f.GetString("since")
-	o.tool, errs[4] = f.GetString("tool")
-	decision, errs[5] = f.GetString("decision")
+	o.head, errs[3] = f.GetBool("head")
+	o.follow, errs[4] = f.GetBool("follow")
+	since, errs[5] = f.GetString("since")
+	tool, errs[6] = f.GetString("tool")
+	decision, errs[7] = f.GetString("decision")
 	err := errors.Join(errs[:]...)
 	if err != nil {
 		return o, err
 	}
+	if n := countTrue(o.verify, o.head, o.follow); n > 1 {
+		return o, errors.New("--verify, --head and --follow each do something else: give one")
+	}
 	if o.path == "" {
+		o.defaulted = true
 		if o.path, err = journal.DefaultPath(); err != nil {
 			return o, err
 		}
@@ -91,8 +107,10 @@ func logOptionsFrom(f *pflag.FlagSet, now time.Time) (logOptions, error) {
 			return o, err
 		}
 	}
-	if _, err := path.Match(o.tool, ""); err != nil {
-		return o, fmt.Errorf("--tool %q is not a valid glob", o.tool)
+	if tool != "" {
+		if o.tool, err = policy.GlobMatcher(tool); err != nil {
+			return o, fmt.Errorf("--tool %q is not a valid glob: %w", tool, err)
+		}
 	}
 	switch d := journal.Decision(decision); d {
 	case "", journal.Allow, journal.Deny, journal.Ask:
@@ -101,6 +119,16 @@ func logOptionsFrom(f *pflag.FlagSet, now time.Time) (logOptions, error) {
 		return o, fmt.Errorf("--decision %q is not allow, deny or ask", decision)
 	}
 	return o, nil
+}
+
+func countTrue(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // parseSince reads --since: a duration back from now, or a local time.
@@ -117,140 +145,52 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 }
 
 func (o logOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
-	if o.verify {
+	switch {
+	case o.verify:
 		return o.runVerify(stdout)
+	case o.head:
+		return o.runHead(stdout)
 	}
-	recs, readErr := journal.Read(o.path)
-	if errors.Is(readErr, fs.ErrNotExist) {
+	calls, err := journal.NewCallReader(o.path, journal.CallOptions{Events: o.json, Since: o.since,
+		ReadOptions: journal.ReadOptions{Follow: o.follow}})
+	if errors.Is(err, fs.ErrNotExist) && o.defaulted && !o.follow {
 		fmt.Fprintf(stderr, "no calls journaled yet: %s does not exist\n", o.path)
 		return nil
 	}
-	// A bad line stops the read; the calls before it are still shown.
-	var calls []journal.Call
-	for _, c := range journal.Calls(recs) {
-		if o.keep(c) {
-			calls = append(calls, c)
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	var err error
-	if o.json {
-		err = writeCallsJSON(stdout, calls)
-	} else {
-		err = writeCallTable(stdout, calls)
-	}
-	if readErr != nil {
-		return fmt.Errorf("%w (assent log --verify says more)", readErr)
-	}
-	return err
-}
-
-// keep applies the filters.
-func (o logOptions) keep(c journal.Call) bool {
-	if !o.since.IsZero() && c.Time.Before(o.since) {
-		return false
-	}
-	if o.tool != "" {
-		if ok, _ := path.Match(o.tool, c.Tool); !ok {
-			return false
-		}
-	}
-	return o.decision == "" || c.Decision == o.decision
-}
-
-func (o logOptions) runVerify(stdout io.Writer) error {
-	rep, err := journal.Verify(o.path)
 	if err != nil {
 		return err
 	}
-	if o.json {
-		if err := json.NewEncoder(stdout).Encode(rep); err != nil {
-			return err
+	defer calls.Close()
+	out := newCallWriter(stdout, o.json, o.follow)
+	for {
+		c, err := calls.Next(ctx)
+		switch {
+		case errors.Is(err, io.EOF):
+			return out.flush()
+		case err != nil && o.follow && ctx.Err() != nil:
+			return out.flush() // interrupted, as --follow ends
+		case err != nil:
+			// The calls before a bad line are shown, then the error.
+			return errors.Join(out.flush(), fmt.Errorf("%w (assent log --verify says more)", err))
 		}
-	} else if rep.Fault == nil {
-		fmt.Fprintf(stdout, "%s: %d records, chain intact, head %s\n", o.path, rep.Records, rep.Head)
-	}
-	if rep.TornBytes > 0 && !o.json {
-		fmt.Fprintf(stdout, "%s: %d bytes of an unfinished last line were not checked\n", o.path, rep.TornBytes)
-	}
-	if rep.Fault != nil {
-		return &exitError{code: exitChainBroken,
-			err: fmt.Errorf("journal %s does not verify: first bad %v", o.path, rep.Fault)}
-	}
-	return nil
-}
-
-func writeCallsJSON(w io.Writer, calls []journal.Call) error {
-	enc := json.NewEncoder(w)
-	for _, c := range calls {
-		if err := enc.Encode(c); err != nil {
-			return err
+		if o.keep(c) {
+			if err := out.write(c); err != nil {
+				return err
+			}
 		}
 	}
-	return nil
 }
 
-// writeCallTable prints one row per call. argv comes last so a long command
-// does not push the other columns off the screen.
-func writeCallTable(w io.Writer, calls []journal.Call) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tID\tCLIENT\tTOOL\tDECISION\tDECIDER\tEXIT\tDURATION\tARGV")
-	for _, c := range calls {
-		argv := make([]string, len(c.Argv))
-		for i, a := range c.Argv {
-			argv[i] = displayWord(a)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			c.Time.Local().Format("2006-01-02 15:04:05"), displayWord(c.ID), orDash(displayWord(c.Client)),
-			orDash(displayWord(c.Tool)), orDash(string(c.Decision)), decider(c), outcome(c),
-			duration(c), strings.Join(argv, " "))
+// keep applies the filters. --since was applied while reading.
+func (o logOptions) keep(c journal.Call) bool {
+	if o.tool != nil && !o.tool(c.Tool) {
+		return false
 	}
-	return tw.Flush()
-}
-
-func decider(c journal.Call) string {
-	if c.Decider == journal.ByRule && c.Rule != "" {
-		return "rule " + displayWord(c.Rule)
+	switch o.decision {
+	case "":
+		return true
+	case journal.Ask:
+		return c.Policy == journal.Ask
 	}
-	return orDash(displayWord(string(c.Decider)))
+	return c.Decision == o.decision
 }
-
-// outcome is the EXIT column: the status when the call ran, else where its
-// life stopped.
-func outcome(c journal.Call) string {
-	switch {
-	case c.State == journal.Interrupted:
-		return "interrupted"
-	case c.Exit != nil && c.Signal != "":
-		return strconv.Itoa(*c.Exit) + " " + displayWord(c.Signal)
-	case c.Exit != nil:
-		return strconv.Itoa(*c.Exit)
-	case c.State == journal.Started:
-		return "running"
-	case c.Decision == journal.Deny:
-		return "-"
-	}
-	return "pending"
-}
-
-func duration(c journal.Call) string {
-	if c.Duration <= 0 {
-		return "-"
-	}
-	return c.Duration.Round(time.Millisecond).String()
-}
-
-func orDash(s string) string {
-	if s == "" || s == "''" {
-		return "-"
-	}
-	return s
-}
-
-// displayWord shows one argv element (or any text from the journal) as the
-// console does: quoted when it needs it, with control, bidi, zero-width and
-// other invisible characters as escapes. Nothing an agent sent reaches the
-// terminal raw.
-func displayWord(s string) string { return exec.Quote(s) }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/journal"
+)
+
+// runVerify checks the whole journal and says what holds, what does not,
+// and what the check can and cannot prove.
+func (o logOptions) runVerify(stdout io.Writer) error {
+	rep, err := journal.Verify(o.path)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		writeReport(stdout, o.path, rep)
+	}
+	if !rep.Intact() {
+		return &exitError{code: exitChainBroken,
+			err: fmt.Errorf("journal %s does not verify: %d problems, the first: %v", o.path, len(rep.Faults), &rep.Faults[0])}
+	}
+	return nil
+}
+
+// writeReport prints a verification report for people.
+func writeReport(w io.Writer, path string, rep journal.Report) {
+	state := "intact"
+	if !rep.Intact() {
+		state = fmt.Sprintf("%d problems", len(rep.Faults))
+	}
+	if len(rep.Segments) == 0 {
+		fmt.Fprintf(w, "%s: %d records, %d seals, %s, head %s\n", path, rep.Records, rep.Seals, state, rep.Head)
+	} else {
+		fmt.Fprintf(w, "%s: %d records in %d segments, %d seals, %s\n", path, rep.Records, len(rep.Segments), rep.Seals, state)
+	}
+	for _, f := range rep.Faults {
+		fmt.Fprintf(w, "  %s: %s\n", f.Kind, exec.Escape(f.Error()))
+	}
+	if rep.TornBytes > 0 {
+		fmt.Fprintf(w, "  %d bytes of unfinished last lines were not checked (a writer may be appending them)\n", rep.TornBytes)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "  note: %s\n", exec.Escape(n))
+	}
+	fmt.Fprintf(w, "This shows, when intact:\n  - %s\n", strings.Join(rep.Proves, "\n  - "))
+	fmt.Fprintf(w, "It cannot show:\n  - %s\n", strings.Join(rep.CannotProve, "\n  - "))
+}
+
+// runHead prints each segment's head: seq, hash, and whether it is closed.
+func (o logOptions) runHead(stdout io.Writer) error {
+	heads, err := journal.Heads(o.path)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return json.NewEncoder(stdout).Encode(heads)
+	}
+	for _, h := range heads {
+		state := "open"
+		if h.Closed {
+			state = "closed"
+		}
+		fmt.Fprintf(stdout, "%s %d %s %s\n", exec.Escape(h.Segment), h.Seq, h.Hash, state)
+	}
+	return nil
+}
