@@ -205,4 +205,12 @@ func TestChangeDialog(t *testing.T) {
 	if h.m.dialog != nil || h.m.change != nil || applied != 1 {
 		t.Error("a change that does not load left something to apply")
 	}
+
+	// A bad edit, then reverted: the files differ in nothing from what is
+	// in force, so nothing waits behind C.
+	h.send(changeMsg{Change{Summary: []string{"~ tool look: command changed"}, Apply: func() error { return nil }}})
+	h.send(changeMsg{Change{Apply: func() error { applied++; return nil }}})
+	if h.m.dialog != nil || h.m.change != nil || strings.Contains(h.screen(), "config changed (C)") {
+		t.Errorf("a change back to what is in force: dialog %T, waiting %v:\n%s", h.m.dialog, h.m.change != nil, h.screen())
+	}
 }

@@ -71,8 +71,15 @@ func (m *Model) handleChange(msg changeMsg) tea.Cmd {
 		return nil
 	}
 	// A newer change supersedes a waiting one; a change whose files do not
-	// load leaves nothing to apply.
+	// load leaves nothing to apply, and neither does one that differs in
+	// nothing (a bad edit reverted): it only closes what was shown.
 	m.change = nil
+	if c.Err == nil && len(c.Summary) == 0 {
+		if _, ok := m.dialog.(*changeDialog); ok {
+			m.dialog = nil
+		}
+		return m.setStatus(statusMsg{text: "the config files are as the tools and rules in force: nothing to apply"})
+	}
 	if c.Err == nil {
 		m.change = &c
 	}
