@@ -150,6 +150,10 @@ func (q *Queue) SetPolicy(p *policy.Policy) { q.policy.Store(p) }
 // Policy returns the policy in force.
 func (q *Queue) Policy() *policy.Policy { return q.policy.Load() }
 
+// RememberedFile returns where "always allow" rules are saved, or "" when
+// they cannot be.
+func (q *Queue) RememberedFile() string { return q.Policy().Memory().StoreName() }
+
 // JournalPath returns where the journal is written.
 func (q *Queue) JournalPath() string { return q.opts.Journal.Path() }
 

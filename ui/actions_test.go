@@ -72,7 +72,7 @@ func TestActions_ReachTheQueue(t *testing.T) {
 			name: "session allow approves the next identical call by itself",
 			expect: [][]string{{"grep", "-rn", "--", "TODO", "/usr/share"},
 				{"grep", "-rn", "--", "TODO", "/usr/share"}},
-			keys: func(h *harness) { h.press("s") },
+			keys: func(h *harness) { h.press("s", "enter") },
 			check: func(t *testing.T, h *harness, s queuetest.Submitted) {
 				again := h.f.result(h.f.submit("grep_search", grepArgs))
 				c := again.Out.Call

@@ -13,6 +13,23 @@ import (
 	"github.com/assent-sh/assent/queue"
 )
 
+// endedCalls are n calls that ran, oldest first, as a snapshot lists them.
+func endedCalls(n int) []queue.Call {
+	base := time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)
+	calls := make([]queue.Call, 0, n)
+	for i := 1; i <= n; i++ {
+		calls = append(calls, queue.Call{ID: queue.ID(i), Tool: "grep_search", Client: "claude-code", Status: queue.Done, Ending: queue.Exited,
+			Decider:  queue.ByRule,
+			Decision: policy.Decision{Action: policy.Allow, Rule: "read-only", Reason: "read-only tool"},
+			Command: exec.Command{Path: "/usr/bin/grep", Argv: []string{"grep", "-rn", "--", fmt.Sprintf("pattern-%d", i), "/usr/share"},
+				Dir: "/usr", Timeout: 30 * time.Second},
+			Received: base.Add(time.Duration(i) * time.Second), Started: base.Add(time.Duration(i) * time.Second),
+			Ended:  base.Add(time.Duration(i)*time.Second + 40*time.Millisecond),
+			Result: &exec.Result{ExitCode: i % 3}})
+	}
+	return calls
+}
+
 // busyModel is a console with 1,000 calls in its history and 10,000
 // lines of output for the selected one, at w×h.
 func busyModel(tb testing.TB, w, h int) Model {
@@ -21,20 +38,8 @@ func busyModel(tb testing.TB, w, h int) Model {
 	m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
 	base := time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)
 	m.now = func() time.Time { return base.Add(time.Hour) }
-	var snap queue.Snapshot
-	for i := 1; i <= 1000; i++ {
-		c := queue.Call{ID: queue.ID(i), Tool: "grep_search", Client: "claude-code", Status: queue.Done, Ending: queue.Exited,
-			Decider:  queue.ByRule,
-			Decision: policy.Decision{Action: policy.Allow, Rule: "read-only", Reason: "read-only tool"},
-			Command: exec.Command{Path: "/usr/bin/grep", Argv: []string{"grep", "-rn", "--", fmt.Sprintf("pattern-%d", i), "/usr/share"},
-				Dir: "/usr", Timeout: 30 * time.Second},
-			Received: base.Add(time.Duration(i) * time.Second), Started: base.Add(time.Duration(i) * time.Second),
-			Ended:  base.Add(time.Duration(i)*time.Second + 40*time.Millisecond),
-			Result: &exec.Result{ExitCode: i % 3}}
-		snap.Calls = append(snap.Calls, c)
-	}
 	m.update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.update(snapshotMsg{snap: snap})
+	m.update(snapshotMsg{snap: queue.Snapshot{Calls: endedCalls(1000)}})
 	var out strings.Builder
 	for i := range 10000 {
 		fmt.Fprintf(&out, "/usr/share/doc/file-%05d.txt:%d: a line of output with \x1b[31mcolour\x1b[0m and more text\n", i, i%97)
@@ -61,6 +66,29 @@ func BenchmarkView(b *testing.B) {
 				_ = m.View()
 			}
 		})
+	}
+}
+
+// BenchmarkSnapshot starts a console from a snapshot of n calls: the
+// console's default history (1,000 ended calls kept of n), and every call
+// kept. The cost should grow with n, not faster.
+func BenchmarkSnapshot(b *testing.B) {
+	for _, keep := range []string{"default-history", "all-kept"} {
+		for _, n := range []int{1000, 10000, 100000} {
+			b.Run(fmt.Sprintf("%s/%d", keep, n), func(b *testing.B) {
+				calls := endedCalls(n)
+				o := Options{}
+				if keep == "all-kept" {
+					o.History = n
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					m := New(o)
+					m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
+					m.update(snapshotMsg{snap: queue.Snapshot{Calls: calls}})
+				}
+			})
+		}
 	}
 }
 

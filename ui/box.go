@@ -3,16 +3,37 @@ package ui
 import (
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
+
+// width is how many cells s takes, styled or not. Text that is ASCII
+// apart from styling, most of what the console draws, is measured by
+// counting; anything else by its grapheme clusters.
+func width(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80:
+			return ansi.StringWidth(s)
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			// A CSI sequence (the styling): parameters, then a final byte.
+			for i += 2; i < len(s) && (s[i] < 0x40 || s[i] > 0x7e); i++ {
+			}
+		case c < 0x20 || c == 0x7f:
+			return ansi.StringWidth(s)
+		default:
+			n++
+		}
+	}
+	return n
+}
 
 // fit pads or cuts a line, styled or not, to exactly w cells.
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	n := ansi.StringWidth(s)
+	n := width(s)
 	if n > w {
 		s = ansi.Truncate(s, w, "…")
 		n = ansi.StringWidth(s)
@@ -20,31 +41,54 @@ func fit(s string, w int) string {
 	return s + strings.Repeat(" ", w-n)
 }
 
-// box frames lines in a w×h box with the title in its top edge and pad
-// blank cells before each line. Lines beyond the box are cut; missing ones
-// are blank.
-func box(border lipgloss.Style, title string, w, h, pad int, lines []string) []string {
+// pane is how a framed box is drawn: its title in the top edge, a note in
+// the bottom edge, heavy lines when it has the focus, and pad blank cells
+// on both sides of its text, so no text touches a border.
+type pane struct {
+	title   string
+	footer  string
+	focused bool
+	pad     int
+}
+
+// textWidth is the room for text in a pane w cells wide.
+func (p pane) textWidth(w int) int { return w - 2 - 2*p.pad }
+
+// draw frames lines in a w×h box. Lines beyond the box are cut; missing
+// ones are blank.
+func (p pane) draw(border Style, w, h int, lines []string) []string {
 	if w < 4 || h < 2 {
 		return nil
 	}
-	inner := w - 2
-	top := border.Render("┌")
-	if title != "" {
-		top += " " + fit(title, min(ansi.StringWidth(title), inner-2)) + " "
+	tl, tr, bl, br, hz, vt := "┌", "┐", "└", "┘", "─", "│"
+	if p.focused {
+		tl, tr, bl, br, hz, vt = "┏", "┓", "┗", "┛", "━", "┃"
 	}
-	fill := max(0, w-1-ansi.StringWidth(top))
+	inner := w - 2
+	edge := func(left, right, label string) string {
+		s := border.Render(left)
+		if label != "" {
+			s += " " + fit(label, min(width(label), inner-2)) + " "
+		}
+		return s + border.Render(strings.Repeat(hz, max(0, w-1-width(s)))+right)
+	}
 	out := make([]string, 0, h)
-	out = append(out, top+border.Render(strings.Repeat("─", fill)+"┐"))
-	side := border.Render("│")
+	out = append(out, edge(tl, tr, p.title))
+	side, gap := border.Render(vt), strings.Repeat(" ", p.pad)
+	text := p.textWidth(w)
 	for i := 0; i < h-2; i++ {
 		l := ""
 		if i < len(lines) {
 			l = lines[i]
 		}
-		out = append(out, side+strings.Repeat(" ", pad)+fit(l, inner-pad)+side)
+		out = append(out, side+gap+fit(l, text)+gap+side)
 	}
-	out = append(out, border.Render("└"+strings.Repeat("─", inner)+"┘"))
-	return out
+	return append(out, edge(bl, br, p.footer))
+}
+
+// box frames lines in a w×h box with the title in its top edge.
+func box(border Style, title string, w, h, pad int, lines []string) []string {
+	return pane{title: title, pad: pad}.draw(border, w, h, lines)
 }
 
 // wordWrap breaks prose into lines of at most w cells at spaces where it
@@ -69,7 +113,7 @@ func wrap(s string, w int, indent string) []string {
 	if w <= 0 {
 		return []string{s}
 	}
-	if ansi.StringWidth(s) <= w {
+	if width(s) <= w {
 		return []string{s}
 	}
 	first := strings.Split(ansi.Hardwrap(s, w, true), "\n")

@@ -7,10 +7,14 @@ import (
 	"github.com/assent-sh/assent/queue"
 )
 
-// entry is the console's copy of one call and its output.
+// entry is the console's copy of one call, its output, and what the
+// console worked out about it for drawing.
 type entry struct {
-	call queue.Call
-	out  *outputBuffer
+	call   queue.Call
+	out    outputBuffer
+	key    orderKey
+	detail *detail // the detail pane's lines, for one width; nil when stale
+	seen   seen    // what of the detail has been on screen
 }
 
 // running reports whether the call has a process, or is about to.
@@ -18,43 +22,154 @@ func (e *entry) running() bool {
 	return e.call.Status == queue.Running || e.call.Status == queue.Approved
 }
 
-// group orders the list: pending calls, then those being checked or run,
-// then history.
-func (e *entry) group() int {
-	switch {
-	case e.call.Status == queue.Pending:
-		return 0
-	case e.call.Status.Ended():
-		return 2
-	}
-	return 1
+// Groups of the list, in order: pending calls, then those being checked
+// or run, then history.
+const (
+	groupPending = iota
+	groupActive
+	groupEnded
+)
+
+// orderKey places a call in the list: by group; pending and active calls
+// oldest first, history newest first.
+type orderKey struct {
+	group int
+	ended int64 // the call's end, for history
+	id    queue.ID
 }
 
-// calls is every call the console knows, in list order.
+func keyOf(c *queue.Call) orderKey {
+	switch {
+	case c.Status == queue.Pending:
+		return orderKey{groupPending, 0, c.ID}
+	case c.Status.Ended():
+		return orderKey{groupEnded, c.Ended.UnixNano(), c.ID}
+	}
+	return orderKey{groupActive, 0, c.ID}
+}
+
+// compareKeys orders two keys as the list shows them.
+func compareKeys(a, b orderKey) int {
+	switch {
+	case a.group != b.group:
+		return a.group - b.group
+	case a.group != groupEnded:
+		return compareInt(int64(a.id), int64(b.id))
+	case a.ended != b.ended:
+		return compareInt(b.ended, a.ended)
+	}
+	return compareInt(int64(b.id), int64(a.id))
+}
+
+func compareInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// calls is every call the console knows, in list order. The order is kept
+// as calls change, one call at a time, and never sorted again whole.
 type calls struct {
 	byID     map[queue.ID]*entry
-	order    []*entry // pending oldest first, then active, then history newest first
-	shown    []*entry // order, filtered
+	order    []*entry // sorted by compareKeys
+	shown    []*entry // order, filtered; order itself when no filter is set
 	filter   string
 	history  int
 	maxLines int
-	outBytes int // output kept for all calls
+	outBytes int          // output kept for all calls
+	secrets  secretSource // where the secrets of a call lie
 }
 
-func newCalls(history, maxLines int) *calls {
-	return &calls{byID: map[queue.ID]*entry{}, history: history, maxLines: maxLines}
+func newCalls(history, maxLines int, secrets secretSource) *calls {
+	return &calls{byID: map[queue.ID]*entry{}, history: history, maxLines: maxLines, secrets: secrets}
 }
 
-// put records the call's new state and reports whether it was new.
+// newEntry makes the console's entry for a call it has not seen.
+func (cs *calls) newEntry(c queue.Call) *entry {
+	e := &entry{}
+	cs.init(e, c)
+	return e
+}
+
+// init makes e the console's entry for call c.
+func (cs *calls) init(e *entry, c queue.Call) {
+	e.call, e.key = c, keyOf(&c)
+	e.out.maxLines, e.out.secrets, e.out.call = cs.maxLines, cs.secrets, &e.call
+}
+
+// put records the call's new state, keeps the list in order and the
+// history within its bound, and reports whether the call was new.
 func (cs *calls) put(c queue.Call) (*entry, bool) {
-	if e := cs.byID[c.ID]; e != nil {
-		e.call = c
-		e.out.secrets = c.Secrets
-		return e, false
+	e := cs.byID[c.ID]
+	isNew := e == nil
+	if isNew {
+		e = cs.newEntry(c)
+		cs.byID[c.ID] = e
+	} else {
+		if i, ok := cs.find(cs.order, e); ok {
+			cs.order = slices.Delete(cs.order, i, i+1)
+		}
+		e.call, e.key, e.detail = c, keyOf(&c), nil
 	}
-	e := &entry{call: c, out: newOutputBuffer(cs.maxLines, c.Secrets)}
-	cs.byID[c.ID] = e
-	return e, true
+	i, _ := slices.BinarySearchFunc(cs.order, e.key, func(x *entry, k orderKey) int { return compareKeys(x.key, k) })
+	cs.order = slices.Insert(cs.order, i, e)
+	cs.trim()
+	cs.applyFilter()
+	return e, isNew
+}
+
+// trim forgets the oldest history past the bound: the end of the list.
+func (cs *calls) trim() {
+	_, _, ended := cs.counts()
+	for ; ended > cs.history; ended-- {
+		last := cs.order[len(cs.order)-1]
+		cs.outBytes -= last.out.size
+		delete(cs.byID, last.call.ID)
+		cs.order[len(cs.order)-1] = nil
+		cs.order = cs.order[:len(cs.order)-1]
+	}
+}
+
+// find returns the position of e in list, which is in list order.
+func (cs *calls) find(list []*entry, e *entry) (int, bool) {
+	i, _ := slices.BinarySearchFunc(list, e.key, func(x *entry, k orderKey) int { return compareKeys(x.key, k) })
+	return i, i < len(list) && list[i] == e
+}
+
+// index returns the position of id among the shown calls, or -1.
+func (cs *calls) index(id queue.ID) int {
+	e := cs.byID[id]
+	if e == nil {
+		return -1
+	}
+	if i, ok := cs.find(cs.shown, e); ok {
+		return i
+	}
+	return -1
+}
+
+// groupStart is the position of the first call of group g or a later one.
+func (cs *calls) groupStart(g int) int {
+	i, _ := slices.BinarySearchFunc(cs.order, g, func(x *entry, g int) int { return x.key.group - g })
+	return i
+}
+
+// counts returns how many calls are pending, active and ended.
+func (cs *calls) counts() (pending, running, done int) {
+	active, ended := cs.groupStart(groupActive), cs.groupStart(groupEnded)
+	return active, ended - active, len(cs.order) - ended
+}
+
+// firstPending returns the oldest pending call, or nil.
+func (cs *calls) firstPending() *entry {
+	if len(cs.order) > 0 && cs.order[0].key.group == groupPending {
+		return cs.order[0]
+	}
+	return nil
 }
 
 // maxTotalOutput bounds the output kept for all calls together; past it
@@ -91,69 +206,4 @@ func (cs *calls) shed(keep *entry) {
 		e.out.note("output dropped to keep the console's memory bounded")
 		cs.outBytes += e.out.size
 	}
-}
-
-// sort rebuilds the list order, forgets the oldest history past the
-// bound, and applies the filter.
-func (cs *calls) sort() {
-	cs.order = cs.order[:0]
-	for _, e := range cs.byID {
-		cs.order = append(cs.order, e)
-	}
-	slices.SortFunc(cs.order, func(a, b *entry) int {
-		if ga, gb := a.group(), b.group(); ga != gb {
-			return ga - gb
-		}
-		if a.group() == 2 {
-			if c := b.call.Ended.Compare(a.call.Ended); c != 0 {
-				return c
-			}
-			return int(b.call.ID - a.call.ID)
-		}
-		return int(a.call.ID - b.call.ID)
-	})
-	ended := 0
-	kept := cs.order[:0]
-	for _, e := range cs.order {
-		if e.group() == 2 {
-			if ended++; ended > cs.history {
-				cs.outBytes -= e.out.size
-				delete(cs.byID, e.call.ID)
-				continue
-			}
-		}
-		kept = append(kept, e)
-	}
-	cs.order = kept
-	cs.applyFilter()
-}
-
-// index returns the position of id among the shown calls, or -1.
-func (cs *calls) index(id queue.ID) int {
-	return slices.IndexFunc(cs.shown, func(e *entry) bool { return e.call.ID == id })
-}
-
-// counts returns how many calls are pending, active and ended.
-func (cs *calls) counts() (pending, running, done int) {
-	for _, e := range cs.order {
-		switch e.group() {
-		case 0:
-			pending++
-		case 1:
-			running++
-		default:
-			done++
-		}
-	}
-	return
-}
-
-// firstPending returns the oldest pending call, or nil.
-func (cs *calls) firstPending() *entry {
-	for _, e := range cs.order {
-		if e.group() == 0 {
-			return e
-		}
-	}
-	return nil
 }

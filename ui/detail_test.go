@@ -31,7 +31,7 @@ func TestDetail_ShowsTheCall(t *testing.T) {
 			queue.Call{Status: queue.Pending, Command: cmd, Secrets: []string{"hunter2"},
 				Decision: policy.Decision{Action: policy.Ask, Reason: "no rule matched"}},
 			[]string{"/usr/bin/grep", "  'a b'", "cwd /srv/app · timeout 5s", "env +LANG=C", "env +TOKEN='•••'",
-				`stdin 17 bytes: first line\nsecond`, "asks: no rule matched"},
+				"stdin · 2 lines · 17 bytes", "  1 first line", "  2 second", "asks: no rule matched"},
 			[]string{"hunter2"}},
 		{"pending, an ask rule",
 			queue.Call{Status: queue.Pending, Command: cmd,
@@ -65,6 +65,21 @@ func TestDetail_ShowsTheCall(t *testing.T) {
 			queue.Call{Status: queue.Denied, Decider: queue.ByRule, Command: cmd,
 				Decision: policy.Decision{Action: policy.Deny, Rule: "no-burn", Reason: "never burn"}},
 			[]string{"denied by rule no-burn: never burn"}, nil},
+		{"sandbox, caps and a multi-line argument",
+			queue.Call{Status: queue.Pending, Decision: policy.Decision{Action: policy.Ask},
+				Command: exec.Command{Path: "/usr/bin/echo", Argv: []string{"echo", "first\nsecond\x1b[2J\nthird"},
+					MaxOutput: 1 << 20, OnOverflow: exec.Kill,
+					Sandbox: &exec.Sandbox{Read: []string{"/usr/share"}, Write: []string{"/srv/app"}, Network: true}}},
+			[]string{"output cap 1 MiB (killed past it)", "sandbox reads /usr/share", "writes /srv/app", "network allowed",
+				"argv[1] · 3 lines · 22 bytes", "  1 first", `  2 second\x1b[2J`, "  3 third", "invisible characters shown as escapes"},
+			nil},
+		{"no sandbox",
+			queue.Call{Status: queue.Pending, Command: exec.Command{Path: "/usr/bin/echo", Argv: []string{"echo"}}},
+			[]string{"sandbox none: runs unconfined"}, nil},
+		{"killed with no output",
+			queue.Call{Status: queue.Done, Ending: queue.KilledByOperator, Decider: queue.ByOperator, Killed: true, Command: cmd,
+				Started: t0, Ended: t0, Result: &exec.Result{ExitCode: 143, Cancelled: true, Signal: "SIGTERM"}},
+			[]string{"exit 143 · killed by the operator · SIGTERM · 0ms · no output"}, []string{"partial output", "stdout 0 bytes"}},
 		{"refused arguments, secret masked",
 			queue.Call{Status: queue.Refused, Decider: queue.ByValidation, Reason: `parameter "n" is not a number`,
 				Args: map[string]any{"n": "x<y", "token": "hunter2"}, Secrets: []string{"hunter2"}},
@@ -77,17 +92,7 @@ func TestDetail_ShowsTheCall(t *testing.T) {
 			tt.call.ID, tt.call.Tool, tt.call.Client = 1, "tool", "client"
 			h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 			h.send(eventMsg{ev: queue.Event{Kind: queue.EventDecided, Call: tt.call}})
-			scr := h.screen()
-			for _, want := range tt.want {
-				if !strings.Contains(scr, want) {
-					t.Errorf("detail lacks %q:\n%s", want, scr)
-				}
-			}
-			for _, no := range tt.notWant {
-				if strings.Contains(scr, no) {
-					t.Errorf("detail shows %q:\n%s", no, scr)
-				}
-			}
+			h.expectScreen(tt.want, tt.notWant)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/assent-sh/assent/queue"
 )
@@ -27,16 +26,23 @@ type dialog interface {
 	keys() []key.Binding
 }
 
+// refusable is a dialog whose action the queue may refuse while the call
+// still waits; it opens again and shows the queue's reason.
+type refusable interface {
+	dialog
+	refused(err error)
+}
+
 // dialogWidth is how wide a dialog is on a screen w cells wide.
 func dialogWidth(w int) int { return max(40, min(w-4, 100)) }
 
 // textWidth is the room for text inside a dialog w cells wide: its two
-// edges and one cell of padding.
-func textWidth(w int) int { return w - 3 }
+// edges and one cell of padding on each side.
+func textWidth(w int) int { return pane{pad: 1}.textWidth(w) }
 
 // frame draws a dialog's box around its lines, as tall as they need and
 // no taller than maxH.
-func frame(border lipgloss.Style, title string, w, maxH int, lines []string) []string {
+func frame(border Style, title string, w, maxH int, lines []string) []string {
 	h := min(len(lines)+2, maxH)
 	if len(lines) > h-2 {
 		lines = append(lines[:max(0, h-3)], "…")

@@ -1,9 +1,9 @@
 package ui
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -16,14 +16,19 @@ import (
 // alwaysDialog shows the exact rule "always allow" would save and lets the
 // operator widen an argument to a glob before saving it. What an agent
 // sent only ever becomes a literal value; a glob comes from the operator.
+// The queue refuses a rule that no longer covers the call, and the dialog
+// then shows why.
 type alwaysDialog struct {
 	id      queue.ID
 	title   string
+	file    string // where the rule is saved
 	rule    policy.Rule
 	params  []string
 	values  map[string][]string
 	globs   map[string]string // the globs the operator widened to
-	secrets []string
+	secrets bool              // the call has secret values
+	call    *queue.Call
+	mask    func(c *queue.Call, p part, text string) string
 	cursor  int
 	editing bool
 	input   textinput.Model
@@ -32,7 +37,7 @@ type alwaysDialog struct {
 	fk      formKeys
 }
 
-func newAlwaysDialog(st Styles, c *queue.Call, rule policy.Rule) *alwaysDialog {
+func newAlwaysDialog(st Styles, c *queue.Call, rule policy.Rule, file string, mask func(c *queue.Call, p part, text string) string) *alwaysDialog {
 	params := make([]string, 0, len(c.Values))
 	for p := range c.Values {
 		params = append(params, p)
@@ -44,33 +49,28 @@ func newAlwaysDialog(st Styles, c *queue.Call, rule policy.Rule) *alwaysDialog {
 	in.KeyMap.Paste.SetEnabled(false) // the terminal's paste arrives as a message the console checks
 	fk := defaultFormKeys()
 	fk.Confirm.SetHelp("enter", "save rule and approve")
-	secrets := slices.Clone(c.Secrets)
-	for _, s := range c.Secrets {
-		// The rule is shown as JSON, where a secret may be escaped.
-		if b, err := json.Marshal(s); err == nil {
-			secrets = append(secrets, strings.Trim(string(b), `"`))
-		}
-	}
-	return &alwaysDialog{id: c.ID, title: "always allow " + c.ID.String() + " " + clean(c.Tool, nil),
-		rule: rule, params: params, values: c.Values, globs: map[string]string{}, secrets: secrets,
-		input: in, fk: fk}
+	return &alwaysDialog{id: c.ID, file: file, title: "always allow " + c.ID.String() + " " + clean(c.Tool),
+		rule: rule, params: params, values: c.Values, globs: map[string]string{}, secrets: len(c.Secrets) > 0,
+		call: c, mask: mask, input: in, fk: fk}
 }
 
-func (d *alwaysDialog) init() tea.Cmd   { return nil }
-func (d *alwaysDialog) about() queue.ID { return d.id }
+func (d *alwaysDialog) init() tea.Cmd     { return nil }
+func (d *alwaysDialog) about() queue.ID   { return d.id }
+func (d *alwaysDialog) refused(err error) { d.err, d.editing = err, false }
 
 func (d *alwaysDialog) keys() []key.Binding {
 	if d.editing {
-		confirm := d.fk.Confirm
+		confirm, cancel := d.fk.Confirm, d.fk.Cancel
 		confirm.SetHelp("enter", "use this glob")
-		return []key.Binding{confirm, d.fk.Cancel}
+		cancel.SetHelp("esc", "keep the value")
+		return []key.Binding{confirm, cancel}
 	}
 	return []key.Binding{d.fk.Confirm, d.fk.Up, d.fk.Down, d.fk.Widen, d.fk.Cancel}
 }
 
 func (d *alwaysDialog) setSize(w, h int) {
 	d.w, d.h = dialogWidth(w), h
-	d.input.SetWidth(d.w - 12)
+	d.input.SetWidth(textWidth(d.w) - len(d.input.Prompt) - 1) // and the cursor
 }
 
 func (d *alwaysDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
@@ -82,16 +82,16 @@ func (d *alwaysDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 	case isCancel(msg, d.fk):
 		return nil, nil, nil
 	case isConfirm(msg, d.fk):
-		return nil, rememberAction{d.id, d.rule, true}, nil
+		return nil, rememberAction{id: d.id, rule: d.rule, always: true, from: d}, nil
 	case key.Matches(k, d.fk.Up):
 		d.cursor = max(0, d.cursor-1)
 	case key.Matches(k, d.fk.Down):
 		d.cursor = min(len(d.params)-1, d.cursor+1)
 	case key.Matches(k, d.fk.Widen) && len(d.params) > 0:
 		p := d.params[d.cursor]
-		v := d.globs[p]
-		if v == "" && len(d.values[p]) > 0 && mask(d.values[p][0], d.secrets) == d.values[p][0] {
-			v = d.values[p][0]
+		v, ok := d.globs[p]
+		if !ok && !d.holdsSecret(d.values[p]) {
+			v = coverGlob(d.values[p])
 		}
 		d.input.SetValue(v)
 		d.input.CursorEnd()
@@ -101,12 +101,24 @@ func (d *alwaysDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 	return d, nil, nil
 }
 
+// holdsSecret reports whether any of the values shows masked.
+func (d *alwaysDialog) holdsSecret(vals []string) bool {
+	for _, v := range vals {
+		if d.mask(d.call, part{kind: partText}, v) != v {
+			return true
+		}
+	}
+	return false
+}
+
 // updateGlob edits the glob for the parameter under the cursor. Esc
-// closes the whole dialog, as everywhere.
+// closes the field and keeps the value as it was; it saves nothing.
 func (d *alwaysDialog) updateGlob(msg tea.Msg) (dialog, action, tea.Cmd) {
 	switch {
 	case isCancel(msg, d.fk):
-		return nil, nil, nil
+		d.editing, d.err = false, nil
+		d.input.Blur()
+		return d, nil, nil
 	case isConfirm(msg, d.fk):
 		p, glob := d.params[d.cursor], d.input.Value()
 		r, err := d.rule.WidenArg(p, glob)
@@ -127,14 +139,18 @@ func (d *alwaysDialog) updateGlob(msg tea.Msg) (dialog, action, tea.Cmd) {
 func (d *alwaysDialog) view(st *Styles) []string {
 	inner := textWidth(d.w)
 	lines := []string{"Approve, and save this rule to the remembered rules:", ""}
-	lines = append(lines, wrap(st.Warning.Render(clean(d.rule.String(), d.secrets)), inner, "")...) // no indent: the rule reads exactly
-	if len(d.secrets) > 0 {
+	if d.file != "" {
+		lines = append(wrap("Approve, and save this rule to "+clean(d.file)+":", inner, "  "), "")
+	}
+	shown := clean(d.mask(d.call, part{kind: partRule}, d.rule.String()))
+	lines = append(lines, wrap(st.Warning.Render(shown), inner, "")...) // no indent: the rule reads exactly
+	if d.secrets {
 		lines = append(lines, wordWrap(st.Warning.Render(iconWarning+
 			" the call has secret values: the saved rule holds them, unmasked, unless you widen them"), inner, "  ")...)
 	}
 	lines = append(lines, "")
 	if len(d.params) > 0 {
-		lines = append(lines, st.Muted.Render("arguments (↑/↓ choose, w widen to a glob):"))
+		lines = append(lines, wordWrap(st.Muted.Render("arguments (↑/↓ choose, w widen to a glob; a list's glob must match every item):"), inner, "")...)
 	}
 	nameW := 0
 	for _, p := range d.params {
@@ -147,11 +163,11 @@ func (d *alwaysDialog) view(st *Styles) []string {
 		}
 		q := make([]string, len(d.values[p]))
 		for j, v := range d.values[p] {
-			q[j] = quoteArg(v, d.secrets)
+			q[j] = quote(d.mask(d.call, part{kind: partText}, v))
 		}
-		text := marker + fit(clean(p, nil), nameW) + "  " + strings.Join(q, " ")
+		text := marker + fit(clean(p), nameW) + "  " + strings.Join(q, " ")
 		if g, ok := d.globs[p]; ok {
-			text += st.Warning.Render("  → glob " + clean(g, nil))
+			text += st.Warning.Render("  → glob " + clean(g))
 		}
 		lines = append(lines, wrap(text, inner, "    ")...)
 	}
@@ -159,8 +175,64 @@ func (d *alwaysDialog) view(st *Styles) []string {
 		lines = append(lines, "", d.input.View())
 	}
 	if d.err != nil {
-		lines = append(lines, wrap(st.Error.Render(clean(d.err.Error(), nil)), inner, "  ")...)
+		lines = append(lines, "")
+		lines = append(lines, wordWrap(st.Error.Render(iconDenied+" "+clean(d.err.Error())), inner, "  ")...)
 	}
 	lines = append(lines, "", st.Muted.Render("enter save and approve · esc cancel (nothing is saved)"))
 	return frame(st.Dialog, st.Title.Render(d.title), d.w, d.h, lines)
+}
+
+// coverGlob is what the widen field starts with: the value itself, as a
+// literal, for one value; for a list, the prefix and suffix its items
+// share around a star, so that the rule still covers every item of the
+// call it is made from ("*" when they share neither).
+func coverGlob(vals []string) string {
+	if len(vals) == 0 {
+		return ""
+	}
+	prefix, suffix := vals[0], vals[0]
+	for _, v := range vals[1:] {
+		for !strings.HasPrefix(v, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+		for !strings.HasSuffix(v, suffix) {
+			suffix = suffix[1:]
+		}
+	}
+	if len(vals) == 1 {
+		return globLiteral(vals[0])
+	}
+	shortest := slices.MinFunc(vals, func(a, b string) int { return len(a) - len(b) })
+	if len(prefix)+len(suffix) > len(shortest) {
+		suffix = suffix[len(prefix)+len(suffix)-len(shortest):]
+	}
+	return globLiteral(validPrefix(prefix)) + "*" + globLiteral(validSuffix(suffix))
+}
+
+// globLiteral writes s as a glob that matches exactly s.
+func globLiteral(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\*?[`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// validPrefix cuts a byte prefix back to whole characters.
+func validPrefix(s string) string {
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// validSuffix cuts a byte suffix forward to whole characters.
+func validSuffix(s string) string {
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[1:]
+	}
+	return s
 }

@@ -48,7 +48,7 @@ func (d *changeDialog) view(st *Styles) []string {
 	if d.change.Err != nil {
 		lines = append(lines, wordWrap(st.Error.Render("The changed config files do not load; the current tools and rules stay:"), inner, "")...)
 		lines = append(lines, "")
-		lines = append(lines, wordWrap(clean(d.change.Err.Error(), nil), inner, "")...)
+		lines = append(lines, wordWrap(clean(d.change.Err.Error()), inner, "")...)
 		lines = append(lines, "", st.Muted.Render("esc close"))
 		return frame(st.Dialog, st.Title.Render("config change refused"), d.w, d.h, lines)
 	}
@@ -63,7 +63,7 @@ func (d *changeDialog) view(st *Styles) []string {
 		case len(s) > 0 && s[0] == '~':
 			style = st.Warning
 		}
-		for _, l := range wrap(clean(s, nil), inner, "    ") {
+		for _, l := range wrap(clean(s), inner, "    ") {
 			lines = append(lines, style.Render(l))
 		}
 	}

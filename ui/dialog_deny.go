@@ -28,7 +28,7 @@ func newDenyDialog(st Styles, c *queue.Call) *denyDialog {
 	in.KeyMap.Paste.SetEnabled(false) // the terminal's paste arrives as a message the console checks
 	fk := defaultFormKeys()
 	fk.Confirm.SetHelp("enter", "deny")
-	return &denyDialog{id: c.ID, title: "deny " + c.ID.String() + " " + clean(c.Tool, nil), input: in, fk: fk}
+	return &denyDialog{id: c.ID, title: "deny " + c.ID.String() + " " + clean(c.Tool), input: in, fk: fk}
 }
 
 func (d *denyDialog) init() tea.Cmd       { return d.input.Focus() }
@@ -37,7 +37,7 @@ func (d *denyDialog) keys() []key.Binding { return []key.Binding{d.fk.Confirm, d
 
 func (d *denyDialog) setSize(w, h int) {
 	d.w, d.h = dialogWidth(w), h
-	d.input.SetWidth(d.w - 4 - len(d.input.Prompt))
+	d.input.SetWidth(textWidth(d.w) - len(d.input.Prompt) - 1) // and the cursor
 }
 
 func (d *denyDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {

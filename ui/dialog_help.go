@@ -1,89 +1,76 @@
 package ui
 
 import (
-	"fmt"
-	"strings"
-
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/assent-sh/assent/queue"
 )
 
-// infoDialog shows text until esc (or its own key) closes it.
-type infoDialog struct {
-	title string
-	body  func(st *Styles, w int) []string
-	close key.Binding
-	w, h  int
+// helpDialog lists every key until esc (or ? or q) closes it.
+type helpDialog struct {
+	keys0   keyMap
+	journal string
+	close   key.Binding
+	w, h    int
 }
 
-func (d *infoDialog) init() tea.Cmd   { return nil }
-func (d *infoDialog) about() queue.ID { return 0 }
-func (d *infoDialog) keys() []key.Binding {
-	return []key.Binding{d.close}
+func newHelpDialog(k keyMap, journal string) *helpDialog {
+	return &helpDialog{keys0: k, journal: journal,
+		close: key.NewBinding(key.WithKeys("esc", "?", "q"), key.WithHelp("esc", "close"))}
 }
-func (d *infoDialog) setSize(w, h int) { d.w, d.h = dialogWidth(w), h }
 
-func (d *infoDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
+func (d *helpDialog) init() tea.Cmd       { return nil }
+func (d *helpDialog) about() queue.ID     { return 0 }
+func (d *helpDialog) keys() []key.Binding { return []key.Binding{d.close} }
+func (d *helpDialog) setSize(w, h int)    { d.w, d.h = dialogWidth(w), h }
+
+func (d *helpDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, d.close) {
 		return nil, nil, nil
 	}
 	return d, nil, nil
 }
 
-func (d *infoDialog) view(st *Styles) []string {
-	return frame(st.Dialog, st.Title.Render(d.title), d.w, d.h, d.body(st, textWidth(d.w)))
-}
-
-// newHelpDialog lists every key.
-func newHelpDialog(h help.Model, k keyMap, journal string) *infoDialog {
-	return &infoDialog{
-		title: "help",
-		close: key.NewBinding(key.WithKeys("esc", "?", "q"), key.WithHelp("esc", "close")),
-		body: func(st *Styles, w int) []string {
-			h.SetWidth(w)
-			lines := strings.Split(h.FullHelpView(k.FullHelp()), "\n")
-			lines = append(lines, "")
-			lines = append(lines, wordWrap(st.Muted.Render("Keys are ignored for a moment after a call or a dialog appears by itself. Esc closes a dialog and never approves."), w, "")...)
-			if journal != "" {
-				lines = append(lines, "")
-				lines = append(lines, wrap(st.Muted.Render("journal ")+clean(journal, nil), w, "")...)
-			}
-			return lines
-		},
+// view lists the keys in two columns when they fit side by side, one
+// otherwise, each as its key and what it does.
+func (d *helpDialog) view(st *Styles) []string {
+	w := textWidth(d.w)
+	var entries []string
+	keyW := 0
+	for _, group := range d.keys0.FullHelp() {
+		for _, b := range group {
+			keyW = max(keyW, ansi.StringWidth(b.Help().Key))
+		}
 	}
-}
-
-// newConnectDialog shows how to point an MCP client at the console:
-// the only place the whole token appears.
-func newConnectDialog(endpoint, token string) *infoDialog {
-	return &infoDialog{
-		title: "connect a client",
-		close: key.NewBinding(key.WithKeys("esc", "c", "q"), key.WithHelp("esc", "close")),
-		body: func(st *Styles, w int) []string {
-			url, auth := clean(endpoint, nil), "Authorization: Bearer "+clean(token, nil)
-			if endpoint == "" {
-				return []string{"This console serves no HTTP endpoint."}
+	for _, group := range d.keys0.FullHelp() {
+		for _, b := range group {
+			if b.Enabled() {
+				entries = append(entries, st.Title.Render(fit(b.Help().Key, keyW))+"  "+st.Muted.Render(b.Help().Desc))
 			}
-			var lines []string
-			// Snippets wrap without indent, so joining the lines gives
-			// back the exact text.
-			add := func(s string) { lines = append(lines, wrap(s, w, "")...) }
-			lines = append(lines, wordWrap("MCP over Streamable HTTP; every request needs the header.", w, "")...)
-			lines = append(lines, "")
-			add(st.Muted.Render("URL     ") + url)
-			add(st.Muted.Render("header  ") + auth)
-			lines = append(lines, "", st.Muted.Render("Claude Code:"))
-			add(fmt.Sprintf("claude mcp add --transport http assent %s --header %q", url, auth))
-			lines = append(lines, "", st.Muted.Render("Cursor (~/.cursor/mcp.json) and other mcpServers configs:"))
-			add(fmt.Sprintf(`{"mcpServers": {"assent": {"url": %q, "headers": {"Authorization": %q}}}}`,
-				url, "Bearer "+clean(token, nil)))
-			lines = append(lines, "", st.Muted.Render("VS Code (.vscode/mcp.json):"))
-			add(fmt.Sprintf(`{"servers": {"assent": {"type": "http", "url": %q, "headers": {"Authorization": %q}}}}`,
-				url, "Bearer "+clean(token, nil)))
-			return lines
-		},
+		}
 	}
+	var lines []string
+	colW := (w - 2) / 2
+	if colW >= keyW+22 {
+		half := (len(entries) + 1) / 2
+		for i := range half {
+			l := fit(entries[i], colW)
+			if i+half < len(entries) {
+				l += "  " + entries[i+half]
+			}
+			lines = append(lines, l)
+		}
+	} else {
+		lines = entries
+	}
+	lines = append(lines, "")
+	lines = append(lines, wordWrap(st.Muted.Render("tab moves the focus between the panes; pgup, pgdn, g and G move the focused one. "+
+		"Keys are ignored for a moment after a call or a dialog appears by itself. Esc closes a dialog and never approves."), w, "")...)
+	if d.journal != "" {
+		lines = append(lines, "")
+		lines = append(lines, wrap(st.Muted.Render("journal ")+clean(d.journal), w, "")...)
+	}
+	return frame(st.Dialog, st.Title.Render("help"), d.w, d.h, lines)
 }

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/assent-sh/assent/human"
 	"github.com/assent-sh/assent/queue"
 )
 
@@ -37,14 +38,23 @@ func (d *quitDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 	return d, nil, nil
 }
 
+// plural chooses the words for n calls: one for 1, many otherwise.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func (d *quitDialog) view(st *Styles) []string {
 	var lines []string
 	if d.pending > 0 {
-		lines = append(lines, wordWrap(fmt.Sprintf("%d call(s) wait for you: they will be denied (%q).",
-			d.pending, closeReason), textWidth(d.w), "")...)
+		lines = append(lines, wordWrap(fmt.Sprintf("%s %s for you: %s denied (%q).", human.Count(d.pending, "call"),
+			plural(d.pending, "waits", "wait"), plural(d.pending, "it will be", "they will be"), closeReason), textWidth(d.w), "")...)
 	}
 	if d.running > 0 {
-		lines = append(lines, wordWrap(fmt.Sprintf("%d call(s) run: they will be killed.", d.running), textWidth(d.w), "")...)
+		lines = append(lines, wordWrap(fmt.Sprintf("%s %s: %s killed.", human.Count(d.running, "call"),
+			plural(d.running, "runs", "run"), plural(d.running, "it will be", "they will be")), textWidth(d.w), "")...)
 	}
 	lines = append(lines, "", st.Muted.Render("y quit · esc stay"))
 	return frame(st.Dialog, st.Title.Render("quit assent?"), d.w, d.h, lines)

@@ -23,6 +23,8 @@ var dialogOpeners = []struct {
 	{"always", []string{"A"}},
 	{"always widening", []string{"A", "w"}},
 	{"always widened", []string{"A", "w", "ctrl+u", "/usr/*", "enter"}},
+	{"session", []string{"s"}},
+	{"session, every client", []string{"s", "down"}},
 	{"quit", []string{"q"}},
 	{"help", []string{"?"}},
 	{"connect", []string{"c"}},
@@ -40,6 +42,13 @@ func TestDialogs_EscNeverApproves(t *testing.T) {
 			h.press(tt.keys...)
 			if h.m.dialog == nil {
 				t.Fatalf("%v opened no dialog", tt.keys)
+			}
+			if d, ok := h.m.dialog.(*alwaysDialog); ok && d.editing {
+				// Esc in the widen field closes the field only.
+				h.press("esc")
+				if h.m.dialog == nil || d.editing {
+					t.Fatalf("esc in the widen field: dialog %T, editing %v; want the dialog without the field", h.m.dialog, d.editing)
+				}
 			}
 			h.press("esc")
 			if h.m.dialog != nil {
@@ -81,7 +90,7 @@ func TestDialogs_CloseWhenSettledElsewhere(t *testing.T) {
 			"cancelled (client)"},
 	}
 	for _, s := range settlers {
-		for _, d := range dialogOpeners[:7] {
+		for _, d := range dialogOpeners[:9] {
 			t.Run(s.name+"/"+d.name, func(t *testing.T) {
 				f := newFixture(t, s.opts)
 				if strings.Contains(s.name, "approves") {
@@ -196,73 +205,29 @@ func TestChangeDialog(t *testing.T) {
 	if h.m.dialog != nil || h.m.change != nil || applied != 1 {
 		t.Error("a change that does not load left something to apply")
 	}
+
+	// A bad edit, then reverted: the files differ in nothing from what is
+	// in force, so nothing waits behind C.
+	h.send(changeMsg{Change{Summary: []string{"~ tool look: command changed"}, Apply: func() error { return nil }}})
+	h.send(changeMsg{Change{Apply: func() error { applied++; return nil }}})
+	if h.m.dialog != nil || h.m.change != nil || strings.Contains(h.screen(), "config changed (C)") {
+		t.Errorf("a change back to what is in force: dialog %T, waiting %v:\n%s", h.m.dialog, h.m.change != nil, h.screen())
+	}
 }
 
-// TestEditDialog_Refusals keeps bad edits from the queue.
-func TestEditDialog_Refusals(t *testing.T) {
-	tests := []struct {
-		name, text, want string
-	}{
-		{"shell syntax", "grep -rn -- TODO /usr/share; rm -rf /", "more than one command"},
-		{"unchanged", "grep -rn -- TODO /usr/share", "unchanged"},
-		{"empty", " ", "empty"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t, nil)
-			h := newHarness(t, f, nil)
-			id, _ := h.pending("grep_search", grepArgs)
-			h.pastGrace()
-			h.press("e", "ctrl+u", tt.text, "enter")
-			d, ok := h.m.dialog.(*editDialog)
-			if !ok || d.reviewing || !strings.Contains(h.screen(), tt.want) {
-				t.Fatalf("dialog %T reviewing; screen lacks %q:\n%s", h.m.dialog, tt.want, h.screen())
-			}
-			if c, _ := f.Queue.Call(id); c.Status != queue.Pending {
-				t.Errorf("call is %s", c.Status)
-			}
-		})
-	}
-	t.Run("secrets", func(t *testing.T) {
-		f := newFixture(t, nil)
-		h := newHarness(t, f, nil)
-		h.pending("deploy", map[string]any{"format": "%Y", "token": "hunter2"})
-		h.pastGrace()
-		h.press("e")
-		if h.m.dialog != nil || !strings.Contains(h.m.status.text, "secret") {
-			t.Errorf("edit of a call with secrets: dialog %T, status %+v", h.m.dialog, h.m.status)
-		}
-	})
-}
-
-// TestEditDialog_EditAgain goes back from the review to the text, which
-// keeps the edit.
-func TestEditDialog_EditAgain(t *testing.T) {
+// The always dialog names the file the rule is saved to.
+func TestAlways_NamesTheRememberedFile(t *testing.T) {
 	f := newFixture(t, nil)
-	h := newHarness(t, f, nil)
-	h.pending("grep_search", grepArgs)
-	h.pastGrace()
-	h.press("e", "ctrl+u", "grep -rn -- x /usr", "enter")
-	d, ok := h.m.dialog.(*editDialog)
-	if !ok || !d.reviewing {
-		t.Fatalf("not reviewing: %T", h.m.dialog)
-	}
-	h.press("e")
-	if d.reviewing || d.area.Value() != "grep -rn -- x /usr" {
-		t.Errorf("e: reviewing %v, text %q", d.reviewing, d.area.Value())
-	}
-}
-
-// TestAlwaysDialog_MasksSecrets shows the rule with secret values masked
-// and warns that the saved rule holds them.
-func TestAlwaysDialog_MasksSecrets(t *testing.T) {
-	f := newFixture(t, nil)
-	h := newHarness(t, f, nil)
-	h.pending("deploy", map[string]any{"format": "%Y", "token": `hun"ter2`})
+	h := newHarness(t, f, func(o *Options) { o.RememberedFile = "/home/me/.local/state/assent/remembered.json" })
+	id, res := h.pending("grep_search", map[string]any{"pattern": "x", "path": "/usr/lib"})
 	h.pastGrace()
 	h.press("A")
-	scr := h.screen()
-	if _, ok := h.m.dialog.(*alwaysDialog); !ok || strings.Contains(scr, "hun") || !strings.Contains(scr, "secret values") {
-		t.Errorf("always dialog for a call with a secret:\n%s", scr)
+	if screen := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(screen, "/home/me/.local/state/assent/remem") ||
+		!strings.Contains(screen, "save this rule to") {
+		t.Fatalf("the always dialog does not name the file:\n%s", h.screen())
 	}
+	if err := f.Queue.Deny(id, ""); err != nil {
+		t.Fatal(err)
+	}
+	<-res
 }

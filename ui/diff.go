@@ -1,14 +1,49 @@
 package ui
 
-// diffOp is one line of an argv diff.
+// diffOp is one line of a diff: an argv element or a line of stdin.
 type diffOp struct {
 	kind byte // ' ' kept, '-' removed, '+' added
 	word string
 }
 
-// diffArgv compares two argv vectors element by element (longest common
-// subsequence), so an edit shows exactly which words it removes and adds.
-func diffArgv(a, b []string) []diffOp {
+// maxDiffCells bounds the table a diff builds: past it, the part between
+// the common beginning and end is shown as all removed, then all added.
+// It is still exact about what changes; only less precise about where.
+const maxDiffCells = 4 << 20
+
+// diff compares two lists element by element (longest common
+// subsequence), so an edit shows exactly which words or lines it removes
+// and adds.
+func diff(a, b []string) []diffOp {
+	var out []diffOp
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		out = append(out, diffOp{' ', a[0]})
+		a, b = a[1:], b[1:]
+	}
+	var tail []diffOp
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		tail = append(tail, diffOp{' ', a[len(a)-1]})
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
+	n, m := len(a), len(b)
+	if (n+1)*(m+1) > maxDiffCells {
+		for _, w := range a {
+			out = append(out, diffOp{'-', w})
+		}
+		for _, w := range b {
+			out = append(out, diffOp{'+', w})
+		}
+	} else {
+		out = append(out, lcsDiff(a, b)...)
+	}
+	for i := len(tail) - 1; i >= 0; i-- {
+		out = append(out, tail[i])
+	}
+	return out
+}
+
+// lcsDiff is the diff of a and b by their longest common subsequence.
+func lcsDiff(a, b []string) []diffOp {
 	n, m := len(a), len(b)
 	// lcs[i][j] is the length of the LCS of a[i:] and b[j:].
 	lcs := make([][]int, n+1)

@@ -2,43 +2,30 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"time"
-
-	"charm.land/lipgloss/v2"
 
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/human"
 	"github.com/assent-sh/assent/queue"
 )
 
-// secretMask replaces a secret value wherever a call is shown.
-const secretMask = "•••"
+// originReplay is the Origin of a call that `assent replay` submitted
+// again from the journal; the console marks such calls "replay".
+const originReplay = "replay"
 
-// mask replaces every secret in s. It runs on raw text, before quoting or
-// escaping, so a secret is found whatever those would make of it.
-func mask(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if sec != "" {
-			s = strings.ReplaceAll(s, sec, secretMask)
-		}
-	}
-	return s
-}
+// clean is text from an agent, a client or a child made safe to draw.
+// Text that may hold a secret is masked first (maskSecrets).
+func clean(s string) string { return exec.Escape(s) }
 
-// clean is text from an agent, a client or a child, masked and made safe
-// to draw.
-func clean(s string, secrets []string) string { return exec.Escape(mask(s, secrets)) }
-
-// quoteArg is one argv element as the console shows it: masked, then
-// quoted with invisible characters as escapes.
-func quoteArg(s string, secrets []string) string { return exec.Quote(mask(s, secrets)) }
+// quote is one argv element as the console shows it: quoted, with
+// invisible characters as escapes.
+func quote(s string) string { return exec.Quote(s) }
 
 // state is how a call's place in its life is drawn.
 type state struct {
 	icon  string
 	label string
-	style lipgloss.Style
+	style Style
 }
 
 // stateOf describes the call for the list and the detail title.
@@ -110,16 +97,16 @@ func decision(c *queue.Call) string {
 	d := c.Decision
 	rule := ""
 	if d.Rule != "" {
-		rule = " " + clean(d.Rule, nil)
+		rule = " " + clean(d.Rule)
 	}
 	switch {
 	case c.Status == queue.Pending || c.Status == queue.Received:
 		if d.Rule == "" {
-			return "asks: " + clean(d.Reason, nil)
+			return "asks: " + clean(d.Reason)
 		}
 		return "asks: rule" + rule + reasonSuffix(d.Reason)
 	case c.Decider == queue.ByRule && (c.Status == queue.Denied):
-		return "denied by rule" + rule + ": " + clean(d.Reason, nil)
+		return "denied by rule" + rule + ": " + clean(d.Reason)
 	case c.Decider == queue.ByRule:
 		return "approved by rule" + rule
 	case c.Decider == queue.ByOperator && c.Status == queue.Denied:
@@ -139,5 +126,5 @@ func reasonSuffix(r string) string {
 	if r == "" {
 		return ""
 	}
-	return ": " + clean(r, nil)
+	return ": " + clean(r)
 }

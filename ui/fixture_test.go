@@ -32,7 +32,12 @@ const testTools = `{
     {"name": "deploy", "description": "has a secret", "command": "date +{format}",
      "params": {"token": {"secret": true}}, "env": {"TOKEN": "{token}"}},
     {"name": "note", "description": "multi-line text", "command": "echo {text}",
-     "params": {"text": {"multiline": true}}}
+     "params": {"text": {"multiline": true}}},
+    {"name": "write_file", "description": "writes its stdin", "command": ["dd", "of={path}", "status=none"],
+     "stdin": "{content}",
+     "params": {"path": {"type": "path", "under": ["/usr"]}, "content": {"type": "string", "multiline": true}}},
+    {"name": "say", "description": "a list", "command": "echo -- {words...}"},
+    {"name": "run_shell", "description": "a shell", "command": "sh -c {script}", "shell": true}
   ],
   "rules": [
     {"id": "read-only", "decision": "allow", "read_only": true, "reason": "read-only tool"},

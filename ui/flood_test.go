@@ -86,7 +86,7 @@ func TestFlood_StaysResponsiveAndBounded(t *testing.T) {
 		if e := mm.calls.byID[1]; e != nil {
 			lines, status = e.out.end()-e.out.first, e.call.Status
 		}
-		_, helpShown = mm.dialog.(*infoDialog)
+		_, helpShown = mm.dialog.(*helpDialog)
 		if k, ok := msg.(tea.KeyPressMsg); ok {
 			if at, ok := keyAt[k.String()]; ok {
 				keyDone[k.String()] = time.Since(at)

@@ -30,7 +30,8 @@ func scene(t *testing.T) *harness {
 	}
 	f.Runner.Expect("uname", "machine").Hold = make(chan struct{})
 	h := newHarness(t, f, func(o *Options) { o.NoColor = false })
-	h.now.Add(42 * time.Second) // the console's clock runs ahead of the queue's first reading
+	h.m.journal = "/home/me/.local/state/assent/journal.jsonl" // not the test's temporary one
+	h.now.Add(42 * time.Second)                                // the console's clock runs ahead of the queue's first reading
 
 	settle := func(tool string, args map[string]any) queue.ID {
 		ch := f.submit(tool, args)
@@ -80,6 +81,10 @@ func TestGolden_Screens(t *testing.T) {
 		{"always", []string{"A", "w", "ctrl+u", "/usr/**", "enter"}},
 		{"connect", []string{"c"}},
 		{"quit", []string{"q"}},
+		{"session", []string{"s"}},
+		{"help", []string{"?"}},
+		{"output-search", []string{"down", "down", "down", "tab", "/", "todo", "enter"}},
+		{"list-focused", []string{"tab", "G"}},
 	}
 	for _, s := range screens {
 		for _, size := range goldenSizes {

@@ -1,10 +1,7 @@
 package ui
 
 import (
-	"fmt"
-
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/assent-sh/assent/queue"
 )
@@ -12,13 +9,12 @@ import (
 // handleSnapshot loads the queue's state when the console starts.
 func (m *Model) handleSnapshot(msg snapshotMsg) tea.Cmd {
 	m.journalErr = msg.journal
-	for _, c := range msg.snap.Calls {
-		m.calls.put(c)
-		for _, ch := range msg.snap.Output[c.ID] {
-			m.calls.output(c.ID, &ch, 0)
+	m.calls.load(msg.snap.Calls)
+	for id, chunks := range msg.snap.Output {
+		for _, ch := range chunks {
+			m.calls.output(id, &ch, 0)
 		}
 	}
-	m.calls.sort()
 	m.ready = true
 	if e := m.calls.firstPending(); e != nil {
 		m.autoSelect(e)
@@ -40,11 +36,10 @@ func (m *Model) handleQueueEvent(msg eventMsg) tea.Cmd {
 	selWasPending := sel != nil && sel.call.Status == queue.Pending
 	e, _ := m.calls.put(ev.Call)
 	m.calls.output(e.call.ID, nil, ev.Skipped)
-	m.calls.sort()
 
 	var cmds []tea.Cmd
-	if ev.Kind == queue.EventPending && !m.o.NoBell {
-		cmds = append(cmds, tea.Raw(string(rune(ansi.BEL))))
+	if ev.Kind == queue.EventPending {
+		cmds = append(cmds, m.announce(&e.call))
 	}
 	cmds = append(cmds, m.closeSettledDialog(e))
 	switch sel = m.selectedEntry(); {
@@ -67,19 +62,6 @@ func (m *Model) handleQueueEvent(msg eventMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// closeSettledDialog closes a dialog about a call that is no longer
-// pending: it was settled elsewhere (timeout, the client, shutdown, another
-// console) while the operator was deciding, and acting on it now would
-// only fail.
-func (m *Model) closeSettledDialog(e *entry) tea.Cmd {
-	if m.dialog == nil || m.dialog.about() != e.call.ID || e.call.Status == queue.Pending {
-		return nil
-	}
-	m.dialog = nil
-	return m.setStatus(statusMsg{err: fmt.Errorf("%s was settled while its dialog was open: %s",
-		e.call.ID, decision(&e.call))})
-}
-
 // handleChange shows a change of the config files. It opens by itself
 // only when no other dialog is open, and then with the grace period;
 // otherwise it waits behind the C key.
@@ -89,8 +71,15 @@ func (m *Model) handleChange(msg changeMsg) tea.Cmd {
 		return nil
 	}
 	// A newer change supersedes a waiting one; a change whose files do not
-	// load leaves nothing to apply.
+	// load leaves nothing to apply, and neither does one that differs in
+	// nothing (a bad edit reverted): it only closes what was shown.
 	m.change = nil
+	if c.Err == nil && len(c.Summary) == 0 {
+		if _, ok := m.dialog.(*changeDialog); ok {
+			m.dialog = nil
+		}
+		return m.setStatus(statusMsg{text: "the config files are as the tools and rules in force: nothing to apply"})
+	}
 	if c.Err == nil {
 		m.change = &c
 	}

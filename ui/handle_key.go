@@ -12,7 +12,7 @@ import (
 )
 
 // handleKey routes a key press: swallowed in the grace period, then to
-// the open dialog, the filter, or the main screen.
+// the open dialog, the input being typed, or the main screen.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.quitting && key.Matches(msg, m.keys.Interrupt) {
 		// Closing waits for killed calls to end; a second ctrl+c leaves
@@ -32,19 +32,25 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.requestQuit()
 	}
 	msg.Text = printableOnly(msg.Text)
-	if m.dialog != nil {
+	switch {
+	case m.dialog != nil:
 		d, a, cmd := m.dialog.update(msg)
 		m.dialog = d
 		return tea.Batch(cmd, m.perform(a))
-	}
-	if m.filtering {
+	case m.filtering:
 		return m.handleFilterKey(msg)
+	case m.searching:
+		return m.handleSearchKey(msg)
 	}
 	sel := m.selectedEntry()
-	k := m.keys.forCall(sel, m.change != nil)
+	k := m.screenKeys()
 	switch {
+	case sel != nil && sel.call.Status == queue.Pending && sel.call.Shell &&
+		key.Matches(msg, m.keys.Always, m.keys.Session):
+		return m.setStatus(statusMsg{text: "no rule is offered for " + clean(sel.call.Tool) +
+			": it is a shell tool, which can run any program, so no remembered rule ever approves it; a approves this call once"})
 	case key.Matches(msg, k.Approve):
-		return m.perform(approveAction{sel.call.ID})
+		return m.perform(approveAction{id: sel.call.ID})
 	case key.Matches(msg, k.Deny):
 		return m.open(newDenyDialog(m.st, &sel.call))
 	case key.Matches(msg, k.Edit):
@@ -55,7 +61,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Always):
 		return m.perform(narrowAction{sel.call.ID})
 	case key.Matches(msg, k.Session):
-		return m.perform(sessionAction{sel.call.ID})
+		return m.open(newSessionDialog(&sel.call))
 	case key.Matches(msg, k.Kill):
 		return m.perform(killAction{sel.call.ID})
 	case key.Matches(msg, k.Config):
@@ -64,6 +70,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.requestQuit()
 	}
 	return m.handleNavKey(msg, k)
+}
+
+// screenKeys is the main screen's keymap as it applies now.
+func (m *Model) screenKeys() keyMap {
+	return m.keys.forScreen(m.selectedEntry(), m.change != nil, m.focused(), m.search.query != "")
 }
 
 // handleNavKey moves around the main screen and opens the dialogs that
@@ -75,27 +86,38 @@ func (m *Model) handleNavKey(msg tea.KeyPressMsg, k keyMap) tea.Cmd {
 		m.selectAt(i - 1)
 	case key.Matches(msg, k.Down):
 		m.selectAt(i + 1)
+	case key.Matches(msg, k.Focus):
+		m.cycleFocus()
+	case key.Matches(msg, k.PageUp):
+		m.scrollFocused(pageUp)
+	case key.Matches(msg, k.PageDown):
+		m.scrollFocused(pageDown)
 	case key.Matches(msg, k.Top):
-		m.selectAt(0)
+		m.scrollFocused(toTop)
 	case key.Matches(msg, k.Bottom):
-		m.selectAt(len(m.calls.shown) - 1)
-	case key.Matches(msg, k.OutUp):
-		m.scrollOutput(-m.outputPage())
-	case key.Matches(msg, k.OutDown):
-		m.scrollOutput(m.outputPage())
-	case key.Matches(msg, k.OutEnd):
-		m.follow = true
+		m.scrollFocused(toBottom)
 	case key.Matches(msg, k.MoreUp):
-		m.detailTop = max(0, m.detailTop-1)
+		m.detailTop = max(0, min(m.detailTop, m.maxDetailTop())-1)
 	case key.Matches(msg, k.MoreDown):
 		m.detailTop = min(m.detailTop+1, m.maxDetailTop())
+	case key.Matches(msg, k.OutEnd):
+		m.follow = true
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
 		return m.filterInput.Focus()
+	case key.Matches(msg, k.Search):
+		m.searching = true
+		m.searchInput.SetValue(m.search.query)
+		m.searchInput.CursorEnd()
+		return m.searchInput.Focus()
+	case key.Matches(msg, k.Next):
+		return m.findOutput(1, false)
+	case key.Matches(msg, k.Prev):
+		return m.findOutput(-1, false)
 	case key.Matches(msg, k.Connect):
-		return m.open(newConnectDialog(m.o.Endpoint, m.o.Token))
+		return m.open(newConnectDialog(m.o.Endpoint, m.o.Token, m.o.TokenFile))
 	case key.Matches(msg, k.Help):
-		return m.open(newHelpDialog(m.help, m.keys, m.journal))
+		return m.open(newHelpDialog(m.keys, m.journal))
 	}
 	return nil
 }
@@ -107,13 +129,6 @@ func (m *Model) selectAt(i int) {
 	}
 	i = max(0, min(i, len(m.calls.shown)-1))
 	m.selectCall(m.calls.shown[i].call.ID)
-}
-
-// open shows a dialog the operator asked for.
-func (m *Model) open(d dialog) tea.Cmd {
-	d.setSize(m.width, m.bodyHeight())
-	m.dialog = d
-	return d.init()
 }
 
 // requestQuit quits at once when no call waits or runs, and asks first
@@ -131,19 +146,29 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 	if m.inGrace() {
 		return nil
 	}
-	msg.Content = printableOnly(msg.Content)
+	var cmd tea.Cmd
 	switch {
 	case m.dialog != nil:
+		// A dialog may take lines (the stdin of an edit); its one-line
+		// inputs turn newlines into spaces themselves.
+		msg.Content = strings.ReplaceAll(msg.Content, "\r\n", "\n")
+		lines := strings.Split(msg.Content, "\n")
+		for i, l := range lines {
+			lines[i] = printableOnly(l)
+		}
+		msg.Content = strings.Join(lines, "\n")
 		d, a, cmd := m.dialog.update(msg)
 		m.dialog = d
 		return tea.Batch(cmd, m.perform(a))
 	case m.filtering:
-		var cmd tea.Cmd
+		msg.Content = printableOnly(msg.Content)
 		m.filterInput, cmd = m.filterInput.Update(msg)
 		m.applyFilter()
-		return cmd
+	case m.searching:
+		msg.Content = printableOnly(msg.Content)
+		m.searchInput, cmd = m.searchInput.Update(msg)
 	}
-	return nil
+	return cmd
 }
 
 // printableOnly drops what the operator typed or pasted that could not be
@@ -157,17 +182,4 @@ func printableOnly(s string) string {
 		}
 		return -1
 	}, s)
-}
-
-// openAlways opens the "always allow" dialog once the queue has proposed
-// the rule, if the call still waits.
-func (m *Model) openAlways(msg narrowestMsg) tea.Cmd {
-	if msg.err != nil {
-		return m.setStatus(statusMsg{err: msg.err})
-	}
-	e := m.calls.byID[msg.id]
-	if e == nil || e.call.Status != queue.Pending || m.dialog != nil {
-		return nil
-	}
-	return m.open(newAlwaysDialog(m.st, &e.call, msg.rule))
 }

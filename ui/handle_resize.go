@@ -50,24 +50,3 @@ func (m *Model) scrollList() {
 	}
 	m.listTop = max(0, min(m.listTop, len(m.calls.shown)-rows))
 }
-
-// outputPage is how far one page of output scrolls.
-func (m *Model) outputPage() int64 {
-	_, outH := m.split(m.selectedEntry())
-	return int64(max(1, outH-3))
-}
-
-// scrollOutput moves the output pane by delta lines; reaching the end
-// follows the tail again.
-func (m *Model) scrollOutput(delta int64) {
-	e := m.selectedEntry()
-	if e == nil {
-		return
-	}
-	if m.follow {
-		m.outBottom = e.out.end()
-	}
-	m.outBottom += delta
-	m.follow = m.outBottom >= e.out.end()
-	m.outBottom = max(m.outBottom, min(e.out.first+1, e.out.end()))
-}

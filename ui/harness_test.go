@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,6 +23,8 @@ type harness struct {
 	sub   *queue.Subscription
 	now   *clock
 	bells int
+	raw   []string // sequences written to the terminal, the bell included
+	clips []string // texts put on the clipboard
 	quit  bool
 }
 
@@ -58,12 +63,19 @@ func (h *harness) run(cmd tea.Cmd) {
 			h.run(c)
 		}
 	case tea.RawMsg:
+		h.raw = append(h.raw, fmt.Sprint(msg.Msg))
 		if msg.Msg == "\a" {
 			h.bells++
 		}
 	case tea.QuitMsg:
 		h.quit = true
 	default:
+		// tea.SetClipboard's message is unexported: it is a string whose
+		// type is named so.
+		if v := reflect.ValueOf(msg); v.Kind() == reflect.String && reflect.TypeOf(msg).Name() == "setClipboardMsg" {
+			h.clips = append(h.clips, v.String())
+			return
+		}
 		h.send(msg)
 	}
 }
@@ -89,6 +101,11 @@ var namedKeys = map[string]tea.KeyPressMsg{
 	"up":     {Code: tea.KeyUp},
 	"down":   {Code: tea.KeyDown},
 	"pgup":   {Code: tea.KeyPgUp},
+	"pgdn":   {Code: tea.KeyPgDown},
+	"tab":    {Code: tea.KeyTab},
+	"home":   {Code: tea.KeyHome},
+	"end":    {Code: tea.KeyEnd},
+	"ctrl+s": {Code: 's', Mod: tea.ModCtrl},
 	"ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
 	"ctrl+u": {Code: 'u', Mod: tea.ModCtrl},
 	"bksp":   {Code: tea.KeyBackspace},
@@ -133,3 +150,28 @@ func (h *harness) pastGrace() { h.now.Add(time.Second) }
 
 // screen is the rendered view; with NoColor it is plain text.
 func (h *harness) screen() string { return h.m.View().Content }
+
+// sizedHarness is a console over a fresh fixture, at w×h.
+func sizedHarness(t *testing.T, w, h int, change func(o *Options)) *harness {
+	t.Helper()
+	hs := newHarness(t, newFixture(t, nil), change)
+	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
+	return hs
+}
+
+// expectScreen fails unless the screen holds every text of want and none
+// of notWant.
+func (h *harness) expectScreen(want, notWant []string) {
+	h.t.Helper()
+	scr := h.screen()
+	for _, w := range want {
+		if !strings.Contains(scr, w) {
+			h.t.Errorf("screen lacks %q:\n%s", w, scr)
+		}
+	}
+	for _, no := range notWant {
+		if strings.Contains(scr, no) {
+			h.t.Errorf("screen shows %q:\n%s", no, scr)
+		}
+	}
+}

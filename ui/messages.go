@@ -45,6 +45,15 @@ type narrowestMsg struct {
 	err  error
 }
 
+// rememberedMsg reports an approval that remembers a rule. reopen is the
+// dialog to show again, with err, when the queue refused the rule and the
+// call still waits.
+type rememberedMsg struct {
+	a      action
+	err    error
+	reopen refusable
+}
+
 // closedMsg says the queue has closed and the console may exit.
 type closedMsg struct{ err error }
 

@@ -35,14 +35,20 @@ type Model struct {
 	width, height int
 
 	selected  queue.ID
-	listTop   int   // first row of the list shown
-	detailTop int   // first line of the detail shown
-	follow    bool  // the output pane follows the tail
-	outBottom int64 // when not following, the line shown at the bottom
+	focus     paneID // the pane the paging keys move (see focused)
+	listTop   int    // first row of the list shown
+	detailTop int    // first line of the detail shown
+	follow    bool   // the output pane follows the tail
+	outBottom int64  // when not following, the line shown at the bottom
 
 	dialog      dialog
 	filtering   bool
 	filterInput textinput.Model
+	searching   bool // the search within output is being typed
+	searchInput textinput.Model
+	search      outputSearch
+
+	notify notifier // how the terminal is told a call waits
 
 	status     statusMsg
 	statusSeq  int
@@ -70,20 +76,19 @@ func New(o Options) Model {
 	h := help.New()
 	h.Styles = st.Help
 	h.ShortSeparator = "  "
-	fi := textinput.New()
-	fi.Prompt = "/"
-	fi.Placeholder = "tool, client or state"
-	fi.SetStyles(st.TextInput)
-	fi.KeyMap.Paste.SetEnabled(false)
 	m := Model{
 		q: o.Queue, o: o, st: st, keys: defaultKeyMap(), help: h,
-		calls:  newCalls(o.History, o.OutputLines),
-		width:  80,
-		height: 24,
-		follow: true, filterInput: fi,
-		now:   time.Now,
-		after: afterUntil(nil),
+		width:       80,
+		height:      24,
+		follow:      true,
+		filterInput: promptInput(st, "/", "tool, client or state"),
+		searchInput: promptInput(st, "search output: ", "text"),
+		search:      outputSearch{line: -1},
+		notify:      notifier{kind: notifyOSC9},
+		now:         time.Now,
+		after:       afterUntil(nil),
 	}
+	m.calls = newCalls(o.History, o.OutputLines, repeatedSecrets{})
 	if o.Queue != nil {
 		m.journal = o.Queue.JournalPath()
 	}
@@ -102,6 +107,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	cmd := m.dispatch(msg)
+	m.markSeen()
+	return cmd
+}
+
+func (m *Model) dispatch(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		return m.handleResize(msg)
@@ -117,6 +128,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.handleChange(msg)
 	case narrowestMsg:
 		return m.openAlways(msg)
+	case rememberedMsg:
+		return m.handleRemembered(msg)
 	case statusMsg:
 		return m.setStatus(msg)
 	case statusExpiredMsg:
@@ -184,10 +197,25 @@ func (m *Model) selectedEntry() *entry {
 	return nil
 }
 
+// masked is text, part p of call c, with the call's secrets hidden.
+func (m *Model) masked(c *queue.Call, p part, text string) string {
+	return maskSecrets(m.calls.secrets, c, p, text)
+}
+
+// promptInput is a one-line input drawn in the status line.
+func promptInput(st Styles, prompt, placeholder string) textinput.Model {
+	in := textinput.New()
+	in.Prompt = prompt
+	in.Placeholder = placeholder
+	in.SetStyles(st.TextInput)
+	in.KeyMap.Paste.SetEnabled(false) // the terminal's paste arrives as a message the console checks
+	return in
+}
+
 // selectCall selects the call and resets the detail and output panes.
 func (m *Model) selectCall(id queue.ID) {
 	if id != m.selected {
-		m.detailTop, m.follow = 0, true
+		m.detailTop, m.follow, m.search = 0, true, outputSearch{line: -1}
 	}
 	m.selected = id
 	m.scrollList()

@@ -29,6 +29,10 @@ type Options struct {
 	// last four characters; the connect help, opened by the operator, shows
 	// it whole so it can be pasted into a client's config.
 	Token string
+	// TokenFile is the file the token is kept in, shown in the connect
+	// help so the operator knows what `assent token --rotate` replaces.
+	// Empty when the token did not come from a file.
+	TokenFile string
 	// Changes delivers changes to the watched tool and policy files. Each
 	// is shown to the operator and applied only when the operator confirms.
 	// Nil when nothing is watched.
@@ -36,6 +40,14 @@ type Options struct {
 	// NoBell keeps the terminal bell quiet when a call starts waiting for
 	// the operator; by default it rings.
 	NoBell bool
+	// RememberedFile is where "always allow" rules are saved, named in the
+	// always dialog; "" names none.
+	RememberedFile string
+	// NoNotify sends no desktop notification when a call starts waiting;
+	// by default the console sends one the terminal shows (OSC 9 or OSC
+	// 777, chosen from TERM, TERM_PROGRAM and VTE_VERSION: see
+	// notifierFor), beside the bell.
+	NoNotify bool
 	// OutputLines is how many lines of output the pane keeps per call
 	// (default DefaultOutputLines). Older lines are dropped.
 	OutputLines int

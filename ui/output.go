@@ -8,6 +8,7 @@ import (
 
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/human"
+	"github.com/assent-sh/assent/queue"
 )
 
 // Bounds of the output pane's memory, beside the line count of Options.
@@ -42,15 +43,12 @@ type outLine struct {
 // pane as visible text.
 type outputBuffer struct {
 	maxLines int
-	secrets  []string
+	secrets  secretSource // where the call's secrets lie; nil hides nothing
+	call     *queue.Call
 	lines    []outLine
 	first    int64 // number of lines dropped before lines[0]
 	size     int   // bytes of text in lines
 	partial  [2][]byte
-}
-
-func newOutputBuffer(maxLines int, secrets []string) *outputBuffer {
-	return &outputBuffer{maxLines: maxLines, secrets: secrets}
 }
 
 // end is the index after the last complete line.
@@ -129,7 +127,11 @@ func (b *outputBuffer) line(i int64) outLine { return b.lines[i-b.first] }
 // render makes raw output safe to draw: secrets masked, tabs expanded,
 // and everything invisible or controlling written as a visible escape.
 func (b *outputBuffer) render(raw []byte) string {
-	return exec.Escape(expandTabs(mask(string(raw), b.secrets)))
+	s := string(raw)
+	if b.secrets != nil {
+		s = maskSecrets(b.secrets, b.call, part{kind: partOutput}, s)
+	}
+	return exec.Escape(expandTabs(s))
 }
 
 // runeCut returns a cut point at or before n that does not split a UTF-8

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/queue"
 )
 
 // lines returns the buffer's complete lines, then its unfinished ones.
@@ -18,6 +19,12 @@ func (b *outputBuffer) all() []string {
 		out = append(out, fmt.Sprintf("%d+%s", l.kind, l.text))
 	}
 	return out
+}
+
+// testBuffer is a buffer of maxLines that masks the secrets as a call's
+// output is masked.
+func testBuffer(maxLines int, secrets []string) *outputBuffer {
+	return &outputBuffer{maxLines: maxLines, secrets: repeatedSecrets{}, call: &queue.Call{Secrets: secrets}}
 }
 
 func TestOutputBuffer_Lines(t *testing.T) {
@@ -61,13 +68,16 @@ func TestOutputBuffer_Lines(t *testing.T) {
 		{"tabs become spaces", nil,
 			[]chunk{{exec.Stdout, "a\tb\n"}},
 			[]string{"0:a       b"}},
-		{"secrets are masked", []string{"hunter2"},
-			[]chunk{{exec.Stdout, "token=hunt"}, {exec.Stdout, "er2\n"}},
+		{"secrets are masked", []string{"hunter2-long"},
+			[]chunk{{exec.Stdout, "token=hunt"}, {exec.Stdout, "er2-long\n"}},
 			[]string{"0:token=" + secretMask}},
+		{"a secret under 8 characters is not masked in output", []string{"hunter2"},
+			[]chunk{{exec.Stdout, "token=hunter2\n"}},
+			[]string{"0:token=hunter2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := newOutputBuffer(100, tt.secrets)
+			b := testBuffer(100, tt.secrets)
 			for _, c := range tt.chunks {
 				b.add(c.stream, []byte(c.data))
 			}
@@ -81,7 +91,7 @@ func TestOutputBuffer_Lines(t *testing.T) {
 
 func TestOutputBuffer_Bounds(t *testing.T) {
 	t.Run("keeps the last lines", func(t *testing.T) {
-		b := newOutputBuffer(3, nil)
+		b := testBuffer(3, nil)
 		for i := range 10 {
 			b.add(exec.Stdout, fmt.Appendf(nil, "line %d\n", i))
 		}
@@ -90,7 +100,7 @@ func TestOutputBuffer_Bounds(t *testing.T) {
 		}
 	})
 	t.Run("breaks a line that never ends", func(t *testing.T) {
-		b := newOutputBuffer(100, nil)
+		b := testBuffer(100, nil)
 		// The byte at the limit is the middle of an é.
 		b.add(exec.Stdout, []byte("a"+strings.Repeat("é", maxLineBytes/2)))
 		if n := b.end() - b.first; n != 1 {
@@ -102,7 +112,7 @@ func TestOutputBuffer_Bounds(t *testing.T) {
 		}
 	})
 	t.Run("bounds the bytes kept", func(t *testing.T) {
-		b := newOutputBuffer(1<<30, nil)
+		b := testBuffer(1<<30, nil)
 		line := []byte(strings.Repeat("x", 1000) + "\n")
 		for range 2 * maxOutputBytes / len(line) {
 			b.add(exec.Stdout, line)

@@ -29,6 +29,7 @@ func Run(ctx context.Context, o Options, opts ...tea.ProgramOption) error {
 	defer stopTimers()
 	m := New(o)
 	m.after = afterUntil(timers.Done())
+	m.notify = notifierFor(os.Getenv)
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
 	stop := startFeeder(ctx, o.Queue, o.Changes, p.Send)
 	final, err := p.Run()

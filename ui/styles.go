@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
@@ -22,32 +24,61 @@ const (
 	iconStderr    = "┃"
 	iconMoreAbove = "▲"
 	iconMoreBelow = "▼"
+	iconReplay    = "↻"
 )
 
 // Styles are every style the console draws with, built in one place.
 // Components receive them and never pick colours of their own.
 type Styles struct {
-	Header    lipgloss.Style // the header line
-	Brand     lipgloss.Style // "assent"
-	Muted     lipgloss.Style // secondary text
-	Border    lipgloss.Style // box lines
-	Title     lipgloss.Style // box titles
-	Selected  lipgloss.Style // the selected row of the list
-	Pending   lipgloss.Style // calls waiting for the operator
-	Running   lipgloss.Style // running calls
-	OK        lipgloss.Style // calls that ran and exited 0
-	Failed    lipgloss.Style // non-zero exits, kills, timeouts
-	Denied    lipgloss.Style // denied, refused and cancelled calls
-	Warning   lipgloss.Style // shell tools, invisible characters, config errors
-	Stderr    lipgloss.Style // the mark of a stderr line
-	Error     lipgloss.Style // error messages in the status line
-	Info      lipgloss.Style // other status messages
-	Added     lipgloss.Style // diff: added
-	Removed   lipgloss.Style // diff: removed
-	Dialog    lipgloss.Style // dialog box lines
+	Header    Style // the header line
+	Brand     Style // "assent"
+	Muted     Style // secondary text
+	Border    Style // box lines
+	Focus     Style // the lines of the focused pane
+	Title     Style // box titles
+	Selected  Style // the selected row of the list, the output line found
+	Pending   Style // calls waiting for the operator
+	Running   Style // running calls
+	OK        Style // calls that ran and exited 0
+	Failed    Style // non-zero exits, kills, timeouts
+	Denied    Style // denied, refused and cancelled calls
+	Warning   Style // shell tools, invisible characters, config errors
+	Stderr    Style // the mark of a stderr line
+	Error     Style // error messages in the status line
+	Info      Style // other status messages
+	Added     Style // diff: added
+	Removed   Style // diff: removed
+	Dialog    Style // dialog box lines
 	Help      help.Styles
 	TextInput textinput.Styles
 	TextArea  textarea.Styles
+}
+
+// Style is one look of the console's text: the escape sequences a
+// lipgloss style writes around a line, taken once when the styles are
+// built. Drawing with it is two string joins, where lipgloss would parse
+// the style again for every piece of every frame.
+type Style struct{ open, close string }
+
+// newStyle takes the sequences s writes around a line.
+func newStyle(s lipgloss.Style) Style {
+	open, close, _ := strings.Cut(s.Render("\x00"), "\x00")
+	return Style{open, close}
+}
+
+// Render draws text in the style, each line on its own as lipgloss does.
+func (s Style) Render(text string) string {
+	if s.open == "" && s.close == "" {
+		return text
+	}
+	if strings.IndexByte(text, '\n') >= 0 {
+		lines := strings.Split(text, "\n")
+		for i, l := range lines {
+			lines[i] = s.open + l + s.close
+		}
+		return strings.Join(lines, "\n")
+	}
+	return s.open + text + s.close
 }
 
 // NewStyles returns the console's styles. With noColor every style is
@@ -55,6 +86,7 @@ type Styles struct {
 func NewStyles(noColor bool) Styles {
 	if noColor {
 		plain := lipgloss.NewStyle()
+		none := Style{}
 		ti := textinput.DefaultStyles(true)
 		ti.Focused = textinput.StyleState{Text: plain, Placeholder: plain, Prompt: plain, Suggestion: plain}
 		ti.Blurred = ti.Focused
@@ -64,41 +96,44 @@ func NewStyles(noColor bool) Styles {
 			CursorLineNumber: plain, EndOfBuffer: plain, Placeholder: plain, Prompt: plain}
 		ta.Blurred = ta.Focused
 		ta.Cursor.Blink = false
-		return Styles{Header: plain, Brand: plain, Muted: plain, Border: plain, Title: plain, Selected: plain,
-			Pending: plain, Running: plain, OK: plain, Failed: plain, Denied: plain, Warning: plain,
-			Stderr: plain, Error: plain, Info: plain, Added: plain, Removed: plain, Dialog: plain,
+		return Styles{Header: none, Brand: none, Muted: none, Border: none, Focus: none, Title: none, Selected: none,
+			Pending: none, Running: none, OK: none, Failed: none, Denied: none, Warning: none,
+			Stderr: none, Error: none, Info: none, Added: none, Removed: none, Dialog: none,
 			Help: help.Styles{Ellipsis: plain, ShortKey: plain, ShortDesc: plain, ShortSeparator: plain,
 				FullKey: plain, FullDesc: plain, FullSeparator: plain},
 			TextInput: ti, TextArea: ta}
 	}
 	// ANSI colours 0-15 follow the terminal's own palette, so the console
 	// reads on light and dark themes alike.
-	c := func(n string) lipgloss.Style { return lipgloss.NewStyle().Foreground(lipgloss.Color(n)) }
+	fg := func(n string) lipgloss.Style { return lipgloss.NewStyle().Foreground(lipgloss.Color(n)) }
+	c := func(n string) Style { return newStyle(fg(n)) }
+	bold := newStyle(lipgloss.NewStyle().Bold(true))
 	ti := textinput.DefaultStyles(true)
 	ti.Cursor.Blink = false
 	ta := textarea.DefaultStyles(true)
 	ta.Cursor.Blink = false
 	return Styles{
-		Header:   lipgloss.NewStyle().Bold(true),
-		Brand:    c("5").Bold(true),
+		Header:   bold,
+		Brand:    newStyle(fg("5").Bold(true)),
 		Muted:    c("8"),
 		Border:   c("8"),
-		Title:    lipgloss.NewStyle().Bold(true),
-		Selected: lipgloss.NewStyle().Reverse(true),
-		Pending:  c("3").Bold(true),
+		Focus:    c("6"),
+		Title:    bold,
+		Selected: newStyle(lipgloss.NewStyle().Reverse(true)),
+		Pending:  newStyle(fg("3").Bold(true)),
 		Running:  c("4"),
 		OK:       c("2"),
 		Failed:   c("1"),
 		Denied:   c("1"),
 		Warning:  c("3"),
 		Stderr:   c("1"),
-		Error:    c("1").Bold(true),
+		Error:    newStyle(fg("1").Bold(true)),
 		Info:     c("6"),
 		Added:    c("2"),
 		Removed:  c("1"),
 		Dialog:   c("5"),
-		Help: help.Styles{Ellipsis: c("8"), ShortKey: lipgloss.NewStyle().Bold(true), ShortDesc: c("8"),
-			ShortSeparator: c("8"), FullKey: lipgloss.NewStyle().Bold(true), FullDesc: c("8"), FullSeparator: c("8")},
+		Help: help.Styles{Ellipsis: fg("8"), ShortKey: lipgloss.NewStyle().Bold(true), ShortDesc: fg("8"),
+			ShortSeparator: fg("8"), FullKey: lipgloss.NewStyle().Bold(true), FullDesc: fg("8"), FullSeparator: fg("8")},
 		TextInput: ti,
 		TextArea:  ta,
 	}

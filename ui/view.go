@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,8 +27,8 @@ func (m *Model) render() string {
 	if m.fatal != nil {
 		return m.fatalView()
 	}
-	if m.width < minWidth || m.height < minHeight {
-		return fit("assent needs a terminal of at least 60×12", m.width)
+	if m.tooSmall() {
+		return m.tooSmallView()
 	}
 	rows := make([]string, 0, m.height)
 	rows = append(rows, m.headerView())
@@ -59,13 +60,28 @@ func (m *Model) bodyView() []string {
 	return rows
 }
 
+// tooSmall reports whether the terminal is below the smallest layout.
+func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
+
+// tooSmallView asks for more room, wrapped at spaces so that every word
+// of it is on screen however narrow the terminal is.
+func (m *Model) tooSmallView() string {
+	text := fmt.Sprintf("assent needs a terminal of at least %d×%d; this one is %d×%d", minWidth, minHeight, m.width, m.height)
+	lines := wordWrap(text, max(1, m.width), "")
+	lines = lines[:min(len(lines), max(1, m.height))]
+	for i, l := range lines {
+		lines[i] = fit(l, m.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // fatalView replaces everything when the console cannot go on.
 func (m *Model) fatalView() string {
 	lines := []string{
 		m.st.Error.Render("assent: the console stopped"),
 		"",
 	}
-	lines = append(lines, wordWrap(clean(m.fatal.Error(), nil), max(20, m.width-2), "")...)
+	lines = append(lines, wordWrap(clean(m.fatal.Error()), max(20, m.width-2), "")...)
 	lines = append(lines, "", m.st.Muted.Render("press q to exit"))
 	for i, l := range lines {
 		lines[i] = fit(l, m.width)
@@ -79,10 +95,12 @@ func (m *Model) statusView() string {
 	switch {
 	case m.filtering:
 		return fit(m.filterInput.View(), m.width)
+	case m.searching:
+		return fit(m.searchInput.View(), m.width)
 	case m.status.err != nil:
-		return fit(m.st.Error.Render(iconDenied+" "+clean(m.status.err.Error(), nil)), m.width)
+		return fit(m.st.Error.Render(iconDenied+" "+clean(m.status.err.Error())), m.width)
 	case m.status.text != "":
-		return fit(m.st.Info.Render(clean(m.status.text, nil)), m.width)
+		return fit(m.st.Info.Render(clean(m.status.text)), m.width)
 	case m.quitting:
 		return fit(m.st.Info.Render("closing: denying waiting calls and stopping running ones…"), m.width)
 	case !m.ready:
@@ -97,7 +115,7 @@ func (m *Model) helpView() string {
 	if m.dialog != nil {
 		s = m.help.ShortHelpView(m.dialog.keys())
 	} else {
-		s = m.help.View(m.keys.forCall(m.selectedEntry(), m.change != nil))
+		s = m.help.View(m.screenKeys())
 	}
 	return fit(" "+s, m.width)
 }

@@ -3,8 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // tokenHint is the part of the token the header shows: enough to tell
@@ -39,19 +37,19 @@ func (m *Model) headerView() string {
 		parts = append(parts, st.Warning.Render(iconWarning+" config changed (C)"))
 	}
 	if m.o.Endpoint != "" {
-		parts = append(parts, clean(m.o.Endpoint, nil))
+		parts = append(parts, clean(m.o.Endpoint))
 	}
 	if h := tokenHint(m.o.Token); h != "" {
-		parts = append(parts, st.Muted.Render("token "+clean(h, nil)))
+		parts = append(parts, st.Muted.Render("token "+clean(h)))
 	}
 	if m.journalErr == nil {
 		parts = append(parts, st.Muted.Render("journal ok"))
 	}
-	room := m.width - ansi.StringWidth(left) - 2
-	for len(parts) > 0 && ansi.StringWidth(strings.Join(parts, "  ")) > room {
+	room := m.width - width(left) - 2
+	for len(parts) > 0 && width(strings.Join(parts, "  ")) > room {
 		parts = parts[:len(parts)-1]
 	}
 	right := strings.Join(parts, "  ")
-	gap := max(1, m.width-ansi.StringWidth(left)-ansi.StringWidth(right)-1)
+	gap := max(1, m.width-width(left)-width(right)-1)
 	return fit(left+strings.Repeat(" ", gap)+right, m.width)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -21,6 +22,16 @@ func listDecider(c *queue.Call) string {
 	return deciderLabel(c)
 }
 
+// listState is how the list names a call's state: a running call's
+// elapsed time is left to the detail.
+func listState(st *Styles, c *queue.Call, now time.Time) state {
+	s := stateOf(st, c, now)
+	if c.Status == queue.Running {
+		s.label = "running"
+	}
+	return s
+}
+
 // listView draws the queue list box, w×h cells.
 func (m *Model) listView(w, h int) []string {
 	inner, rows := w-2, h-2
@@ -30,21 +41,22 @@ func (m *Model) listView(w, h int) []string {
 	now := m.now()
 
 	// Natural widths of each column; the client and who approved are
-	// shown only when the tool and the state fit beside them.
-	idW, toolW, stateW, clientW, deciderW := 0, 4, 0, 0, 0
+	// shown only when the tool and the state fit beside them. A replayed
+	// call is always marked, the tool's name giving way if it must.
+	idW, toolW, stateW, clientW, deciderW, replayW := 0, 4, 0, 0, 0, 0
 	states := make([]state, len(visible))
 	for i, e := range visible {
-		states[i] = stateOf(&m.st, &e.call, now)
-		if e.call.Status == queue.Running {
-			states[i].label = "running" // the detail shows for how long
-		}
+		states[i] = listState(&m.st, &e.call, now)
 		idW = max(idW, len(e.call.ID.String()))
-		toolW = max(toolW, min(24, ansi.StringWidth(clean(e.call.Tool, nil))))
-		stateW = max(stateW, ansi.StringWidth(states[i].icon+" "+states[i].label))
-		clientW = max(clientW, min(14, ansi.StringWidth(clean(e.call.Client, nil))))
+		toolW = max(toolW, min(24, width(clean(e.call.Tool))))
+		stateW = max(stateW, width(states[i].icon+" "+states[i].label))
+		clientW = max(clientW, min(14, width(clean(e.call.Client))))
 		deciderW = max(deciderW, len(listDecider(&e.call)))
+		if e.call.Origin == originReplay {
+			replayW = len(originReplay) + 1
+		}
 	}
-	room := inner - 2 - (idW + 1) - (toolW + 1) - stateW
+	room := inner - 2 - (idW + 1) - (toolW + 1) - stateW - replayW
 	showClient := clientW > 0 && room >= clientW+1
 	if showClient {
 		room -= clientW + 1
@@ -62,9 +74,17 @@ func (m *Model) listView(w, h int) []string {
 		if c.ID == m.selected {
 			marker = iconSelected + " "
 		}
-		row := marker + fit(c.ID.String(), idW) + " " + fit(clean(c.Tool, nil), toolW)
+		row := marker + fit(c.ID.String(), idW) + " "
+		if replayW > 0 {
+			tag := ""
+			if c.Origin == originReplay {
+				tag = originReplay
+			}
+			row += m.st.Warning.Render(fit(tag, replayW-1)) + " "
+		}
+		row += fit(clean(c.Tool), toolW)
 		if showClient {
-			row += " " + m.st.Muted.Render(fit(clean(c.Client, nil), clientW))
+			row += " " + m.st.Muted.Render(fit(clean(c.Client), clientW))
 		}
 		row += " " + s.style.Render(fit(s.icon+" "+s.label, stateW))
 		if showDecider {
@@ -84,7 +104,7 @@ func (m *Model) listView(w, h int) []string {
 	}
 	title := m.st.Title.Render("queue")
 	if f := m.calls.filter; f != "" {
-		title += m.st.Muted.Render(fmt.Sprintf(" /%s %d of %d", clean(f, nil), len(shown), len(m.calls.order)))
+		title += m.st.Muted.Render(fmt.Sprintf(" /%s %d of %d", clean(f), len(shown), len(m.calls.order)))
 	}
 	if m.listTop > 0 {
 		title += m.st.Muted.Render(" " + iconMoreAbove)
@@ -92,5 +112,5 @@ func (m *Model) listView(w, h int) []string {
 	if end < len(shown) {
 		title += m.st.Muted.Render(" " + iconMoreBelow)
 	}
-	return box(m.st.Border, title, w, h, 0, lines)
+	return pane{title: title, focused: m.focused() == paneList}.draw(m.paneBorder(paneList), w, h, lines)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,8 +49,13 @@ func TestView_FillsTheScreen(t *testing.T) {
 				defer h.press("esc", "esc", "up")
 				lines := strings.Split(h.screen(), "\n")
 				if size[0] < minWidth || size[1] < minHeight {
-					if len(lines) != 1 || !strings.Contains(lines[0], "at least") {
-						t.Errorf("too small a terminal got %d lines", len(lines))
+					if len(lines) > size[1] || !strings.Contains(strings.Join(lines, " "), "at least 60×12") {
+						t.Errorf("too small a terminal got %d lines:\n%s", len(lines), h.screen())
+					}
+					for i, l := range lines {
+						if w := ansi.StringWidth(l); w != size[0] {
+							t.Errorf("line %d is %d cells wide, want %d: %q", i, w, size[0], l)
+						}
 					}
 					return
 				}
@@ -87,30 +93,66 @@ func TestView_ArgvNeverCut(t *testing.T) {
 	}
 }
 
-// TestView_DetailScrolls reaches argv beyond the pane with J.
+// TestView_DetailScrolls reaches argv beyond the pane by line (J), by
+// page (pgdn) and at once (G), with the count of what lies below in the
+// pane's edge.
 func TestView_DetailScrolls(t *testing.T) {
-	f := newFixture(t, nil)
-	h := newHarness(t, f, nil)
-	c := queue.Call{ID: 1, Tool: "many", Status: queue.Pending,
-		Command: exec.Command{Path: "/usr/bin/echo", Argv: []string{"echo"}}}
-	for i := range 40 {
-		c.Command.Argv = append(c.Command.Argv, fmt.Sprintf("arg-%02d", i))
-	}
-	h.send(eventMsg{ev: queue.Event{Kind: queue.EventPending, Call: c}})
-	h.pastGrace()
-	if strings.Contains(h.screen(), "arg-39") || !strings.Contains(h.screen(), iconMoreBelow+" J") {
-		t.Fatalf("the last argument fits, or no sign of more:\n%s", h.screen())
-	}
-	for range 30 {
-		h.press("J")
-	}
-	if !strings.Contains(h.screen(), "arg-39") || !strings.Contains(h.screen(), iconMoreAbove) {
-		t.Errorf("J did not reach the last argument:\n%s", h.screen())
+	for _, tt := range []struct {
+		name string
+		keys []string
+	}{
+		{"by line", slices.Repeat([]string{"J"}, 30)},
+		{"by page", []string{"pgdn", "pgdn"}},
+		{"to the bottom", []string{"G"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			h := newHarness(t, f, nil)
+			c := queue.Call{ID: 1, Tool: "many", Status: queue.Pending,
+				Command: exec.Command{Path: "/usr/bin/echo", Argv: []string{"echo"}}}
+			for i := range 40 {
+				c.Command.Argv = append(c.Command.Argv, fmt.Sprintf("arg-%02d", i))
+			}
+			h.send(eventMsg{ev: queue.Event{Kind: queue.EventPending, Call: c}})
+			h.pastGrace()
+			if scr := h.screen(); strings.Contains(scr, "arg-39") || !strings.Contains(scr, iconMoreBelow+" argv · 41 elements · 244 bytes · 25 below") {
+				t.Fatalf("the last argument fits, or no count of what is below:\n%s", scr)
+			}
+			h.press(tt.keys...)
+			if scr := h.screen(); !strings.Contains(scr, "arg-39") || !strings.Contains(scr, iconMoreAbove+" 25 above") ||
+				strings.Contains(scr, "below") {
+				t.Errorf("%v did not reach the last argument:\n%s", tt.keys, scr)
+			}
+			h.press("g")
+			if scr := h.screen(); !strings.Contains(scr, "arg-00") || strings.Contains(scr, "above") {
+				t.Errorf("g did not go back to the top:\n%s", scr)
+			}
+		})
 	}
 }
 
-// TestView_OutputScrolls stops following the tail on pgup and resumes
-// with f.
+// TestView_LongArgvPages reaches the end of a 3000-character argument in
+// a few pages, with the element count and what lies below in view.
+func TestView_LongArgvPages(t *testing.T) {
+	f := newFixture(t, nil)
+	h := newHarness(t, f, nil)
+	long := strings.Repeat("abcdefghij", 299) + "THE-END"
+	h.pending("grep_search", map[string]any{"pattern": long, "path": "/usr/share"})
+	h.pastGrace()
+	if scr := h.screen(); !strings.Contains(scr, "argv · 5 elements · 2.9 KiB · ") || !strings.Contains(scr, " below") {
+		t.Fatalf("no element count or marker:\n%s", scr)
+	}
+	presses := 0
+	for ; presses < 10 && !strings.Contains(h.screen(), "THE-END"); presses++ {
+		h.press("pgdn")
+	}
+	if !strings.Contains(h.screen(), "THE-END") || presses > 5 {
+		t.Errorf("the end of the argument took %d pages:\n%s", presses, h.screen())
+	}
+}
+
+// TestView_OutputScrolls pages the focused output pane: pgup stops
+// following the tail, g shows the first line, G and f follow again.
 func TestView_OutputScrolls(t *testing.T) {
 	f := newFixture(t, nil)
 	var out strings.Builder
@@ -124,6 +166,10 @@ func TestView_OutputScrolls(t *testing.T) {
 	if !strings.Contains(h.screen(), "line 199") {
 		t.Fatalf("the tail is not shown:\n%s", h.screen())
 	}
+	h.press("tab")
+	if h.m.focused() != paneOutput {
+		t.Fatalf("tab focused %v, want the output", h.m.focused())
+	}
 	h.press("pgup")
 	if strings.Contains(h.screen(), "line 199") || !strings.Contains(h.screen(), "scrolled") {
 		t.Errorf("pgup still shows the tail:\n%s", h.screen())
@@ -131,6 +177,14 @@ func TestView_OutputScrolls(t *testing.T) {
 	h.press("f")
 	if !strings.Contains(h.screen(), "line 199") {
 		t.Errorf("f does not follow again:\n%s", h.screen())
+	}
+	h.press("g")
+	if scr := h.screen(); !strings.Contains(scr, "line 000") || strings.Contains(scr, "line 199") {
+		t.Errorf("g does not show the first line:\n%s", scr)
+	}
+	h.press("G")
+	if scr := h.screen(); !strings.Contains(scr, "line 199") || strings.Contains(scr, "scrolled") {
+		t.Errorf("G does not follow the tail:\n%s", scr)
 	}
 }
 

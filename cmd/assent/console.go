@@ -65,7 +65,8 @@ func (o serveOptions) runConsole(ctx context.Context) error {
 	changes, stopChanges := s.app.consoleChanges(uictx)
 	stopReplay := s.resubmit(uictx, o.replay, o.replayed)
 	uierr := ui.Run(uictx, ui.Options{Queue: s.app.queue, Endpoint: s.http.URL(), Token: tok,
-		Changes: changes, NoBell: o.noBell},
+		Changes: changes, NoBell: o.noBell, NoNotify: o.noNotify, TokenFile: tokenFileShown(tokenFrom),
+		RememberedFile: s.app.queue.RememberedFile()},
 		tea.WithInput(tty), tea.WithOutput(tty), tea.WithoutSignalHandler())
 	cancel()
 	wg.Wait()
@@ -107,4 +108,13 @@ func openConsoleLog(file string) (*os.File, error) {
 		return nil, fmt.Errorf("console log: %w", err)
 	}
 	return f, nil
+}
+
+// tokenFileShown is the token's file for the connect dialog, or "" when
+// the token came from the environment.
+func tokenFileShown(from string) string {
+	if from == "$"+tokenEnv {
+		return ""
+	}
+	return from
 }

@@ -50,6 +50,7 @@ type serveOptions struct {
 	allowRemote bool
 	tokenFile   string
 	noBell      bool
+	noNotify    bool
 	logFile     string
 	// replay are journaled calls submitted again once serving, in order
 	// (`assent replay`); replayed receives each one's comparison.
@@ -76,6 +77,7 @@ func addServeFlags(f *pflag.FlagSet) {
 	f.Bool("allow-remote", false, "allow a listen address other than loopback (the token is still required)")
 	f.String("token-file", "", "bearer token file (default $XDG_STATE_HOME/assent/token; "+tokenEnv+" overrides the default)")
 	f.Bool("no-bell", false, "console: do not ring the terminal bell when a call starts waiting")
+	f.Bool("no-notify", false, "console: send no terminal notification (OSC 9 / OSC 777) when a call starts waiting")
 	f.Duration("approval-timeout", 0, "console: deny a call no one answered within this time, e.g. 5m (default: wait as long as the client does)")
 	f.String("log-file", "", "console: log file (default $XDG_STATE_HOME/assent/console.log)")
 }
@@ -101,6 +103,7 @@ func serveOptionsFrom(f *pflag.FlagSet) (serveOptions, error) {
 	o.allowRemote, _ = f.GetBool("allow-remote")
 	o.tokenFile, _ = f.GetString("token-file")
 	o.noBell, _ = f.GetBool("no-bell")
+	o.noNotify, _ = f.GetBool("no-notify")
 	o.app.approvalTimeout, _ = f.GetDuration("approval-timeout")
 	o.logFile, _ = f.GetString("log-file")
 	if o.app.approvalTimeout < 0 {

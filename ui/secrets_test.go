@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/assent-sh/assent/queue"
+)
+
+// TestSecrets_NeverEraseTheCommand is issue 12's secret "e": a secret
+// the agent chose must not erase the program or text it merely repeats.
+// The secret is masked where it is a whole value (the env entry it
+// fills); a short one nowhere else, and the program never.
+func TestSecrets_NeverEraseTheCommand(t *testing.T) {
+	tests := []struct {
+		name, token, format string
+		want, notWant       []string
+	}{
+		{"one letter", "e", "%e",
+			[]string{"/usr/bin/date", "  +%e", "env +TOKEN='" + secretMask + "'"}, []string{"TOKEN=e", "dat" + secretMask}},
+		{"the program's name", "date", "%Y",
+			[]string{"/usr/bin/date", "env +TOKEN='" + secretMask + "'"}, []string{"TOKEN=date", "/usr/bin/" + secretMask}},
+		{"a long secret is masked where repeated", "s3cr3t-value", "s3cr3t-value",
+			[]string{"  '+" + secretMask + "'", "env +TOKEN='" + secretMask + "'"}, []string{"s3cr3t-value"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			h := newHarness(t, f, nil)
+			h.pending("deploy", map[string]any{"format": tt.format, "token": tt.token})
+			h.expectScreen(tt.want, tt.notWant)
+		})
+	}
+}
+
+// TestSecrets_Spans checks where the substring source masks, part by part.
+func TestSecrets_Spans(t *testing.T) {
+	c := &queue.Call{Secrets: []string{"e", "hunter2", "long-secret-value"}}
+	tests := []struct {
+		p          part
+		text, want string
+	}{
+		{part{kind: partPath}, "/usr/bin/hunter2", "/usr/bin/hunter2"},
+		{part{partArgv, 0}, "hunter2", "hunter2"},
+		{part{partArgv, 1}, "e", secretMask},
+		{part{partArgv, 1}, "hello", "hello"},
+		{part{partArgv, 1}, "x=hunter2;y=hunter2", "x=" + secretMask + ";y=" + secretMask},
+		{part{partEnv, 0}, "Bearer e", "Bearer e"},
+		{part{kind: partStdin}, "pw: hunter2\n", "pw: " + secretMask + "\n"},
+		{part{kind: partOutput}, "hunter2 and long-secret-value", "hunter2 and " + secretMask},
+		{part{kind: partOutput}, "e", "e"},
+		{part{kind: partText}, "hunter2hunter2", secretMask}, // adjacent occurrences read as one
+	}
+	for _, tt := range tests {
+		if got := maskSecrets(repeatedSecrets{}, c, tt.p, tt.text); got != tt.want {
+			t.Errorf("part %+v of %q: %q, want %q", tt.p, tt.text, got, tt.want)
+		}
+	}
+	overlapping := &queue.Call{Secrets: []string{"abcd", "cdef"}}
+	if got := maskSecrets(repeatedSecrets{}, overlapping, part{partArgv, 1}, "xabcdefx"); got != "x"+secretMask+"x" {
+		t.Errorf("overlapping secrets: %q", got)
+	}
+}
