@@ -52,11 +52,10 @@ type Expansion struct {
 	// SecretSpans says where the values of secret parameters went in
 	// Command; Masked and MaskedBy hide exactly those bytes.
 	SecretSpans []SecretSpan
-	// Secrets are the values of parameters marked secret.
-	//
-	// Deprecated: masking these wherever they occur lets an agent that
-	// chooses a secret hide other text; use Masked, MaskedBy and
-	// SecretsForOutput. Kept until the queue and the console stop using it.
+	// Secrets are the values of parameters marked secret, for checks (a
+	// rule about to be remembered must not hold one). They are never
+	// masked wherever they occur, which would let an agent that chooses a
+	// secret hide other text: Masked, MaskedBy and SecretsForOutput mask.
 	Secrets []string
 }
 

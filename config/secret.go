@@ -138,10 +138,9 @@ func maskValue(v any, token func(string) string) any {
 // in text: a string as it is, a number both as JSON writes it and in plain
 // decimal, each item of a list.
 //
-// Deprecated: masking text wherever a value occurs lets an agent that
-// chooses a secret hide anything; mask by position with
-// Expansion.MaskedBy and Tool.MaskedArgs. Kept until the queue stops using
-// it.
+// They are for checks of a call whose expansion failed; masking text
+// wherever a value occurs would let an agent that chooses a secret hide
+// anything, so masking is by position (Expansion.MaskedBy, Tool.MaskedArgs).
 func SecretTexts(v any) []string {
 	switch x := v.(type) {
 	case string:

@@ -138,7 +138,7 @@ func (j *Journal) Append(r Record) (Record, error) {
 		r = m.record(r)
 	}
 	r.Secrets, r.Segment, r.Part, r.Open, r.Seal = nil, "", 0, nil, ""
-	r.Stdin = r.Stdin.store(j.opts.OutputCap, m)
+	r.Stdin = r.Stdin.store(j.opts.OutputCap, nil) // masked by the caller, by position
 	r.Stdout = r.Stdout.store(j.opts.OutputCap, m)
 	r.Stderr = r.Stderr.store(j.opts.OutputCap, m)
 
@@ -152,6 +152,19 @@ func (j *Journal) Append(r Record) (Record, error) {
 		}
 	}
 	return r, nil
+}
+
+// Token returns the masked form of a secret value, as the journal writes
+// it: the same token for the same value under this journal's key, so one
+// secret can be followed across records, and no way back to the value
+// without the key. The caller puts it where a secret parameter filled a
+// command or an argument.
+func (j *Journal) Token(secret string) (string, error) {
+	key, err := j.keys.get()
+	if err != nil {
+		return "", fmt.Errorf("journal cannot mask secrets: %w", err)
+	}
+	return secretToken(key, secret), nil
 }
 
 // write gives r its place in the chain and writes its line, and a seal

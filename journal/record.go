@@ -210,9 +210,11 @@ type Record struct {
 	// line.go for the exact encoding.
 	Hash string `json:"hash,omitempty"`
 
-	// Secrets are values that must never reach the file. Every occurrence
-	// in every string the record holds is replaced by a masked token before
-	// it is written. They are not part of the record and never serialized.
+	// Secrets are values that must not reach the file through the record's
+	// free text: every occurrence in the output (stdout, stderr), the reason
+	// and the error is replaced by a masked token before it is written. The
+	// command, stdin and arguments are masked by the caller, by position
+	// (Journal.Token). They are not part of the record and never serialized.
 	Secrets []string `json:"-"`
 }
 

@@ -1,13 +1,10 @@
 package journal
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -107,82 +104,14 @@ func (m *masker) maskTail(s string) string {
 	return s[:len(s)-best] + token
 }
 
-func (m *masker) list(l []string) []string {
-	if l == nil {
-		return nil
-	}
-	out := make([]string, len(l))
-	for i, s := range l {
-		out[i] = m.mask(s)
-	}
-	return out
-}
-
-// value masks an argument value of any JSON shape. Strings are masked where
-// a secret occurs in them; a number or boolean whose text is a secret becomes
-// the token. Values of other Go types are taken through JSON first so that
-// nothing the encoder would write escapes the walk.
-func (m *masker) value(v any) any {
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case string:
-		return m.mask(x)
-	case json.Number:
-		if t, ok := m.tokens[string(x)]; ok {
-			return t
-		}
-		return x
-	case bool:
-		if t, ok := m.tokens[strconv.FormatBool(x)]; ok {
-			return t
-		}
-		return x
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = m.value(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = m.value(e)
-		}
-		return out
-	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		// The encoder will fail on it too and Append reports that.
-		return v
-	}
-	var generic any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&generic); err != nil {
-		return v
-	}
-	return m.value(generic)
-}
-
-// record returns a copy of r with every free-text field masked: arguments,
-// program path, argv, cwd, env, reason, edit and error (stdin and output
-// are masked as they are stored, see Blob.store). Ids,
-// names and enumerations are left alone, so a short secret cannot break how
-// records fold into calls. The caller's slices and maps are not touched:
-// they may be the very command about to run.
+// record returns a copy of r with its free text masked: the reason and the
+// error (output is masked as it is stored, see Blob.store). The command and
+// the arguments are the caller's to mask, by position: only the words a
+// secret parameter filled are a secret's, and a value the agent merely
+// repeated elsewhere must stay readable (Journal.Token gives the token to
+// put there). Ids, names and enumerations are left alone.
 func (m *masker) record(r Record) Record {
-	if r.Args != nil {
-		r.Args = m.value(r.Args).(map[string]any)
-	}
-	r.Path = m.mask(r.Path)
-	r.Argv = m.list(r.Argv)
-	r.Cwd = m.mask(r.Cwd)
-	r.Env = m.list(r.Env)
 	r.Reason = m.mask(r.Reason)
 	r.Error = m.mask(r.Error)
-	if r.Edit != nil {
-		r.Edit = &Edit{Before: m.list(r.Edit.Before), After: m.list(r.Edit.After)}
-	}
 	return r
 }

@@ -13,6 +13,11 @@ import (
 
 var tokenPattern = regexp.MustCompile(`‹secret:[0-9a-f]{8}›`)
 
+// The caller masks the command and the arguments by position, with the
+// journal's tokens (the queue knows which words a secret parameter
+// filled); the journal masks what the caller cannot place: output, the
+// reason and the error. Together no secret reaches the file, and one
+// secret has one token wherever it appears.
 func TestAppend_SecretsNeverReachTheFile(t *testing.T) {
 	const (
 		password = "hunter2-correct-horse"
@@ -20,25 +25,29 @@ func TestAppend_SecretsNeverReachTheFile(t *testing.T) {
 		pin      = "4921"
 	)
 	secrets := []string{password, apiKey, pin}
-	argv := []string{"curl", "-u", "admin:" + password, "-H", "Authorization: Bearer " + apiKey, "--", "https://x"}
-	argvCopy := append([]string{}, argv...)
-	args := map[string]any{"password": password, "pin": 4921, "headers": []any{"X-Key: " + apiKey},
-		"nested": map[string]any{"k": password}}
+	j := openTest(t, Options{})
+	tok := func(s string) string {
+		t.Helper()
+		v, err := j.Token(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	argv := []string{"curl", "-u", "admin:" + tok(password), "-H", "Authorization: Bearer " + tok(apiKey), "--", "https://x"}
+	args := map[string]any{"password": tok(password), "pin": tok(pin), "headers": []any{"X-Key: " + tok(apiKey)}}
 	// Output cut before the journal saw it, in the middle of the API key.
 	cutOutput := "log line\nkey=" + apiKey[:9]
 
 	records := []Record{
 		{Call: "c1", Event: Received, Tool: "deploy", Args: args, Path: "/usr/bin/curl", Argv: argv,
-			Env: []string{"API_KEY=" + apiKey}, Stdin: NewBlob([]byte("password="+password+"\n"), 0),
-			Cwd: "/srv/" + pin, Secrets: secrets},
-		{Call: "c1", Event: Edited, Edit: &Edit{Before: argv, After: []string{"curl", password}}, Secrets: secrets},
+			Env: []string{"API_KEY=" + tok(apiKey)}, Stdin: NewBlob([]byte("password="+tok(password)+"\n"), 0),
+			Cwd: "/srv/" + tok(pin), Secrets: secrets},
 		{Call: "c1", Event: Decided, Decision: Deny, Decider: ByOperator, Reason: "do not send " + apiKey, Secrets: secrets},
 		{Call: "c1", Event: Finished, Exit: ExitCode(1), Error: "auth " + password + " refused",
 			Stdout: NewBlob([]byte(strings.Repeat("y", 10)+password), 0),
 			Stderr: NewBlob([]byte(cutOutput), int64(len(cutOutput))+500), Secrets: secrets},
-		{Call: "c2", Event: Received, Argv: []string{"echo", password}, Secrets: []string{password}},
 	}
-	j := openTest(t, Options{})
 	var written []Record
 	for _, r := range records {
 		written = append(written, mustAppend(t, j, r))
@@ -57,22 +66,12 @@ func TestAppend_SecretsNeverReachTheFile(t *testing.T) {
 			t.Errorf("the records Append returned hold %q", s)
 		}
 	}
-	if n := len(tokenPattern.FindAll(data, -1)); n < 12 {
-		t.Errorf("found %d secret tokens in the file, want one for each masked value (≥ 12)", n)
+	// The journal's own masking gives the same token the caller put in.
+	if got := tokenPattern.FindString(written[2].Error); got != tok(password) {
+		t.Errorf("one password, two tokens: %q in the error, %q in argv", got, tok(password))
 	}
-	// The same secret gets the same token in every record; others differ.
-	tok := func(r Record) string { return tokenPattern.FindString(r.Argv[len(r.Argv)-1]) }
-	if a, b := tok(written[4]), tokenPattern.FindString(written[3].Error); a == "" || a != b {
-		t.Errorf("one password, two tokens: %q and %q", a, b)
-	}
-	if written[0].Args["pin"] != tokenPattern.FindString(written[0].Cwd) {
-		t.Errorf("a secret number is not masked like the same text: %v vs %q", written[0].Args["pin"], written[0].Cwd)
-	}
-	if a, b := tokenPattern.FindString(written[2].Reason), tokenPattern.FindString(written[3].Error); a == b {
+	if a, b := tokenPattern.FindString(written[1].Reason), tok(password); a == b {
 		t.Errorf("two secrets share the token %s", a)
-	}
-	if !slices.Equal(argv, argvCopy) {
-		t.Errorf("Append changed the caller's argv to %q", argv)
 	}
 	mustVerify(t, j.Dir())
 
@@ -85,6 +84,22 @@ func TestAppend_SecretsNeverReachTheFile(t *testing.T) {
 	}
 }
 
+// Masking by position is the caller's: the journal leaves the command and
+// the arguments as they are given, so a value the agent merely repeated
+// (here the host of a URL, equal to the secret) stays readable.
+func TestAppend_CommandIsTheCallers(t *testing.T) {
+	j := openTest(t, Options{})
+	tok, err := j.Token("evil.example.net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := []string{"echo", "-H", tok, "--", "https://evil.example.net/exfil"}
+	got := mustAppend(t, j, Record{Call: "c1", Event: Received, Argv: argv, Secrets: []string{"evil.example.net"}})
+	if !slices.Equal(got.Argv, argv) {
+		t.Errorf("argv journaled as %q, want %q", got.Argv, argv)
+	}
+}
+
 func TestOpen_SegmentsShareTheKey(t *testing.T) {
 	a := openTest(t, Options{})
 	b, err := Open(a.Dir(), Options{})
@@ -92,10 +107,10 @@ func TestOpen_SegmentsShareTheKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	ra := mustAppend(t, a, Record{Call: "c1", Event: Received, Argv: []string{"x", "pw"}, Secrets: []string{"pw"}})
-	rb := mustAppend(t, b, Record{Call: "c1", Event: Received, Argv: []string{"x", "pw"}, Secrets: []string{"pw"}})
-	if ra.Argv[1] != rb.Argv[1] || !strings.HasPrefix(ra.Argv[1], secretPrefix) {
-		t.Errorf("one secret masked as %q and %q by two processes", ra.Argv[1], rb.Argv[1])
+	ta, errA := a.Token("pw")
+	tb, errB := b.Token("pw")
+	if errA != nil || errB != nil || ta != tb || !strings.HasPrefix(ta, secretPrefix) {
+		t.Errorf("one secret masked as %q and %q by two processes (%v, %v)", ta, tb, errA, errB)
 	}
 }
 
@@ -110,9 +125,9 @@ func TestOpen_KeyFileOthersCanRead(t *testing.T) {
 	}
 	os.Chmod(keyPath, 0o600)
 	j := openTest(t, Options{KeyPath: keyPath})
-	got := mustAppend(t, j, Record{Call: "c1", Event: Received, Argv: []string{"x", "pw"}, Secrets: []string{"pw"}})
-	if want := secretToken(bytes.Repeat([]byte{0xab}, 32), "pw"); got.Argv[1] != want {
-		t.Errorf("argv[1] = %q, want %q from the operator's key", got.Argv[1], want)
+	got, err := j.Token("pw")
+	if want := secretToken(bytes.Repeat([]byte{0xab}, 32), "pw"); err != nil || got != want {
+		t.Errorf("token = %q (%v), want %q from the operator's key", got, err, want)
 	}
 }
 

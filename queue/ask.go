@@ -94,11 +94,12 @@ func (q *Queue) settle(ctx context.Context, e *entry, res resolution) (Outcome, 
 	}
 	if res.edited != nil {
 		if err := q.record(&c, journal.Record{Event: journal.Edited,
-			Edit: &journal.Edit{Before: c.Command.Argv, After: res.edited.Argv}}); err != nil {
+			Edit: &journal.Edit{Before: c.journalCommand().Argv, After: res.edited.Argv}}); err != nil {
 			return q.refuse(e, ByJournal, err)
 		}
 		orig := c.Command
 		c.Original, c.Command, c.Hash = &orig, *res.edited, res.edited.Hash()
+		c.journaledCmd = nil // a call with secrets cannot be edited
 	}
 	reason := "approved by the operator"
 	if res.remember != nil {

@@ -118,8 +118,16 @@ type Call struct {
 	Args map[string]any
 	// Values are each parameter's checked text, as policy saw them.
 	Values map[string][]string
-	// Secrets are values to mask wherever the call is shown.
+	// Secrets are the values of the call's secret parameters, for checks
+	// (a rule about to be saved must not hold one); they are never masked
+	// wherever they occur, since the agent chooses them.
 	Secrets []string
+	// SecretSpans say where in Command the secret parameters' values went:
+	// only those bytes are masked where the call is shown and journaled.
+	SecretSpans []config.SecretSpan
+	// OutputSecrets are the secret values long enough to mask in output,
+	// wherever output holds one whole.
+	OutputSecrets []string
 	// Command is what runs: the expansion, or the operator's edit of it.
 	Command exec.Command
 	// Original is the expansion when the operator edited the command.
@@ -144,6 +152,12 @@ type Call struct {
 	Ended    time.Time
 	// Result is set once a call that ran has ended.
 	Result *exec.Result
+
+	// journaled are the call's arguments and command as the journal
+	// keeps them, each secret replaced by its token by position; nil
+	// when the call has no secret.
+	journaledArgs map[string]any
+	journaledCmd  *exec.Command
 }
 
 func (c Call) clone() Call {

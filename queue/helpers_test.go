@@ -20,6 +20,7 @@ const testTools = `{
     {"name": "look", "description": "read-only", "command": "uname {what}", "read_only": true},
     {"name": "change", "description": "asks", "command": "touch -- {file}", "params": {"token": {"secret": true}, "file": {"type": "path"}},
      "env": {"TOKEN": "{token}"}},
+    {"name": "write", "description": "asks, no secrets", "command": "touch -- {file}", "params": {"file": {"type": "path"}}},
     {"name": "burn", "description": "denied", "command": "uname --burn {x}"},
     {"name": "unlock", "description": "asks", "command": "uname --pin={pin}",
      "params": {"pin": {"type": "integer", "max": 9999, "secret": true}}}

@@ -41,6 +41,7 @@ func NewPreview(pol *policy.Policy, headless bool, req Request) (Preview, error)
 		return Preview{Call: c}, err
 	}
 	c.Values, c.Secrets, c.Command, c.Hash = exp.Values, exp.Secrets, exp.Command, exp.Command.Hash()
+	c.SecretSpans, c.OutputSecrets = exp.SecretSpans, exp.SecretsForOutput()
 	in := c.ruleInput()
 	in.Paths = exp.Paths
 	c.Decision = pol.Decide(in)

@@ -24,7 +24,7 @@ func TestResolve_FirstDecisionWins(t *testing.T) {
 	winners := map[string]int{}
 	for i := range 300 {
 		ctx, cancel := context.WithCancel(context.Background())
-		res := f.SubmitAsync(ctx, f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+		res := f.SubmitAsync(ctx, f.Request("write", map[string]any{"file": "a"}))
 		var id queue.ID
 		for id == 0 {
 			if ev := nextEvent(t, sub); ev.Kind == queue.EventPending {

@@ -1,25 +1,73 @@
 package queue
 
 import (
+	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/journal"
 )
 
 // record appends a journal record for the call. Any failure is a
-// JournalError: the queue acts only on what it could record.
+// JournalError: the queue acts only on what it could record. The command
+// and arguments in r are already masked by position (journaled); the
+// journal masks the secrets long enough to find in output, the reason and
+// the error.
 func (q *Queue) record(c *Call, r journal.Record) error {
 	r.Call = q.JournalID(c.ID)
-	r.Secrets = c.Secrets
+	r.Secrets = c.OutputSecrets
 	if _, err := q.opts.Journal.Append(r); err != nil {
 		return &JournalError{err}
 	}
 	return nil
 }
 
+// journaled fills the journal's forms of a call with secrets: every word,
+// env value and stdin byte a secret parameter filled, and every secret
+// argument, replaced by the journal's token for the value. Nothing else
+// changes, so a value the agent merely repeated stays readable.
+func (q *Queue) journaled(c *Call, t *config.Tool) error {
+	if len(c.Secrets) == 0 {
+		return nil
+	}
+	var failed error
+	token := func(v string) string {
+		tok, err := q.opts.Journal.Token(v)
+		if err != nil && failed == nil {
+			failed = err
+		}
+		return tok
+	}
+	c.journaledArgs = t.MaskedArgs(c.Args, token)
+	if c.Command.Path != "" {
+		cmd := config.Expansion{Command: c.Command, SecretSpans: c.SecretSpans}.MaskedBy(token)
+		c.journaledCmd = &cmd
+	}
+	if failed != nil {
+		return &JournalError{failed}
+	}
+	return nil
+}
+
+// journalArgs are the arguments as the journal keeps them.
+func (c Call) journalArgs() map[string]any {
+	if c.journaledArgs != nil {
+		return c.journaledArgs
+	}
+	return c.Args
+}
+
+// journalCommand is the command as the journal keeps it.
+func (c Call) journalCommand() exec.Command {
+	if c.journaledCmd != nil {
+		return *c.journaledCmd
+	}
+	return c.Command
+}
+
 // withCommand fills the record's command fields from the call's command
-// and its hash, taken once when the command was frozen.
+// (as the journal keeps it) and its hash, taken once when the command was
+// frozen.
 func withCommand(r journal.Record, c Call) journal.Record {
-	cmd := c.Command
+	cmd := c.journalCommand()
 	r.Path, r.Argv, r.Cwd, r.Env = cmd.Path, cmd.Argv, cmd.Dir, cmd.Env
 	if cmd.Stdin != "" {
 		r.Stdin = journal.NewBlob([]byte(cmd.Stdin), int64(len(cmd.Stdin)))

@@ -37,6 +37,12 @@ func (q *Queue) ApproveEdited(id ID, argv []string, stdin string) error {
 	if len(argv) == 0 {
 		return errors.New("the edited command is empty")
 	}
+	if len(c.Secrets) > 0 {
+		// Its secrets are masked wherever it is shown, so an edit could
+		// not be reviewed for what it holds, and the journal could not
+		// tell a secret in it from text the operator typed.
+		return errors.New("a call with secret values cannot be edited: approve or deny it as it is")
+	}
 	cmd := c.Command
 	cmd.Argv, cmd.Stdin = slices.Clone(argv), stdin
 	if argv[0] != c.Command.Argv[0] {

@@ -30,12 +30,16 @@ func (q *Queue) Submit(ctx context.Context, req Request) (Outcome, error) {
 	p, expandErr := q.Preview(req)
 	c := p.Call
 	c.ID, c.Received = id, q.opts.Now()
+	journalErr := q.journaled(&c, req.Tool)
 	// From here on the entry is shared: its call is written under q.mu
 	// only, by this goroutine, except where an operator action says so.
 	e := q.insert(c, req.Watch)
 	e.input = p.Input
+	if journalErr != nil {
+		return q.refuse(e, ByJournal, journalErr)
+	}
 	if err := q.record(&c, journal.Record{Event: journal.Received, Tool: c.Tool, Client: c.Client,
-		Session: c.Session, Args: c.Args, ReplayOf: c.ReplayOf}); err != nil {
+		Session: c.Session, Args: c.journalArgs(), ReplayOf: c.ReplayOf}); err != nil {
 		return q.refuse(e, ByJournal, err)
 	}
 	if expandErr != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,7 +142,7 @@ func TestSubmit_AskThenDenyWithReason(t *testing.T) {
 func TestSubmit_ApproveEdited(t *testing.T) {
 	f := newFixture(t, nil)
 	f.Runner.Expect("touch", "--", "/tmp/other")
-	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	res := f.SubmitAsync(context.Background(), f.Request("write", map[string]any{"file": "a"}))
 	id := f.WaitStatus(1, queue.Pending).ID
 	if err := f.Queue.ApproveEdited(id, []string{}, ""); err == nil {
 		t.Fatal("empty edit accepted")
@@ -300,7 +301,7 @@ func TestSubmit_FrozenCommand(t *testing.T) {
 	}
 
 	f.Runner.Expect("touch", "--", "edited")
-	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	res := f.SubmitAsync(context.Background(), f.Request("write", map[string]any{"file": "a"}))
 	c := f.WaitPending()
 	if err := f.Queue.ApproveEdited(c.ID, []string{"touch", "--", "edited"}, ""); err != nil {
 		t.Fatal(err)
@@ -498,7 +499,7 @@ func TestApproveRemember_RuleMustCoverTheCall(t *testing.T) {
 // edit is refused with the limit named, not started to fail with E2BIG.
 func TestApproveEdited_Limits(t *testing.T) {
 	f := newFixture(t, nil)
-	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	res := f.SubmitAsync(context.Background(), f.Request("write", map[string]any{"file": "a"}))
 	c := f.WaitPending()
 	huge := strings.Repeat("x", 200<<10)
 	if err := f.Queue.ApproveEdited(c.ID, []string{"touch", "--", huge}, ""); err == nil || !strings.Contains(err.Error(), "over the limit of 131071 bytes per argument") {
@@ -508,4 +509,51 @@ func TestApproveEdited_Limits(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-res
+}
+
+// A call with secret values cannot be edited: its secrets are masked
+// wherever it is shown, so an edit could not be reviewed for them, and
+// the journal could not tell them from what the operator typed.
+func TestApproveEdited_RefusesCallsWithSecrets(t *testing.T) {
+	f := newFixture(t, nil)
+	res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "s3cr3t-token"}))
+	c := f.WaitPending()
+	if err := f.Queue.ApproveEdited(c.ID, []string{"touch", "--", "b"}, ""); err == nil || !strings.Contains(err.Error(), "secret values cannot be edited") {
+		t.Fatalf("an edit of a call with secrets: %v", err)
+	}
+	if err := f.Queue.Deny(c.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	<-res
+}
+
+// Secrets are masked by position in the journal: only the words a secret
+// parameter filled hold a token; a value the agent repeated in another
+// argument stays as it is, and a one-letter secret erases nothing else.
+func TestJournal_SecretsMaskedByPosition(t *testing.T) {
+	f := queuetest.New(t, queuetest.Options{Tools: `[{"name": "hdr", "command": "echo -H {token} -- {url}",
+	  "params": {"token": {"secret": true}}}]`})
+	for _, tc := range []struct{ token, url string }{
+		{"evil.example.net", "https://evil.example.net/exfil"},
+		{"e", "https://example.net/e"},
+	} {
+		res := f.SubmitAsync(context.Background(), f.Request("hdr", map[string]any{"token": tc.token, "url": tc.url}))
+		c := f.WaitPending()
+		if err := f.Queue.Deny(c.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+		<-res
+		tok, err := f.Journal.Token(tc.token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range f.Records(c.ID) {
+			if r.Argv != nil && !slices.Equal(r.Argv, []string{"echo", "-H", tok, "--", tc.url}) {
+				t.Errorf("token %q: %s record argv %q", tc.token, r.Event, r.Argv)
+			}
+			if r.Args != nil && (r.Args["token"] != tok || r.Args["url"] != tc.url) {
+				t.Errorf("token %q: %s record args %v", tc.token, r.Event, r.Args)
+			}
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/queue"
@@ -29,7 +30,8 @@ func TestDetail_ShowsTheCall(t *testing.T) {
 	}{
 		{"pending, no rule",
 			queue.Call{Status: queue.Pending, Command: cmd, Secrets: []string{"hunter2"},
-				Decision: policy.Decision{Action: policy.Ask, Reason: "no rule matched"}},
+				SecretSpans: []config.SecretSpan{{In: "env", Index: 1, Start: 6, End: 13}},
+				Decision:    policy.Decision{Action: policy.Ask, Reason: "no rule matched"}},
 			[]string{"/usr/bin/grep", "  'a b'", "cwd /srv/app · timeout 5s", "env +LANG=C", "env +TOKEN='•••'",
 				"stdin · 2 lines · 17 bytes", "  1 first line", "  2 second", "asks: no rule matched"},
 			[]string{"hunter2"}},

@@ -88,7 +88,7 @@ func New(o Options) Model {
 		now:         time.Now,
 		after:       afterUntil(nil),
 	}
-	m.calls = newCalls(o.History, o.OutputLines, repeatedSecrets{})
+	m.calls = newCalls(o.History, o.OutputLines, positionSecrets{})
 	if o.Queue != nil {
 		m.journal = o.Queue.JournalPath()
 	}

@@ -41,10 +41,10 @@ type span struct{ start, end int }
 // else; it is the console's one way of hiding a secret, so the source is
 // the one thing to change when better knowledge of the secrets arrives.
 //
-// Today's source is repeatedSecrets, which finds the secrets' values in
-// the text. The lead replaces it with one that reads the byte ranges
-// config records as it fills each argv element, env value and stdin from
-// a secret parameter; then nothing an agent merely repeats is masked.
+// The console's source is positionSecrets, which reads the byte ranges
+// config recorded as it filled each argv element, env value and stdin from
+// a secret parameter, so nothing an agent merely repeats is masked; for
+// text outside the command it falls back to repeatedSecrets.
 type secretSource interface {
 	// spans returns the ranges of text, which is p of call c, that a
 	// secret filled, in order and not overlapping.
@@ -155,4 +155,50 @@ func mergeSpans(sp []span) []span {
 		out = append(out, s)
 	}
 	return out
+}
+
+// positionSecrets masks, in the command, exactly the bytes that config
+// recorded a secret parameter filled (queue.Call.SecretSpans): a value the
+// agent merely repeated elsewhere stays readable, and a one-letter secret
+// erases nothing but itself. Text that is not part of the command (the
+// arguments of a refused call, a rule about to be saved, reasons) and the
+// output have no positions; there repeatedSecrets' rules apply.
+type positionSecrets struct{ others repeatedSecrets }
+
+func (s positionSecrets) spans(c *queue.Call, p part, text string) []span {
+	var in string
+	switch p.kind {
+	case partPath:
+		return nil
+	case partArgv:
+		in = "argv"
+	case partEnv:
+		in = "env"
+	case partStdin:
+		in = "stdin"
+	case partDir:
+		in = "cwd"
+	default:
+		return s.others.spans(c, p, text)
+	}
+	offset := 0
+	if in == "env" && p.index < len(c.Command.Env) {
+		// The console shows an env entry's value; the spans count from
+		// the start of NAME=value.
+		if eq := strings.IndexByte(c.Command.Env[p.index], '='); eq >= 0 {
+			offset = eq + 1
+		}
+	}
+	var out []span
+	for _, sp := range c.SecretSpans {
+		if sp.In != in || (in != "stdin" && in != "cwd" && sp.Index != p.index) {
+			continue
+		}
+		start, end := sp.Start-offset, sp.End-offset
+		if start >= 0 && start <= end && end <= len(text) {
+			out = append(out, span{start, end})
+		}
+	}
+	slices.SortFunc(out, func(a, b span) int { return a.start - b.start })
+	return mergeSpans(out)
 }

@@ -3,13 +3,14 @@ package ui
 import (
 	"testing"
 
+	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/queue"
 )
 
 // TestSecrets_NeverEraseTheCommand is issue 12's secret "e": a secret
 // the agent chose must not erase the program or text it merely repeats.
-// The secret is masked where it is a whole value (the env entry it
-// fills); a short one nowhere else, and the program never.
+// The secret is masked where its parameter filled the command (the env
+// entry), and nowhere else, however long it is.
 func TestSecrets_NeverEraseTheCommand(t *testing.T) {
 	tests := []struct {
 		name, token, format string
@@ -19,8 +20,8 @@ func TestSecrets_NeverEraseTheCommand(t *testing.T) {
 			[]string{"/usr/bin/date", "  +%e", "env +TOKEN='" + secretMask + "'"}, []string{"TOKEN=e", "dat" + secretMask}},
 		{"the program's name", "date", "%Y",
 			[]string{"/usr/bin/date", "env +TOKEN='" + secretMask + "'"}, []string{"TOKEN=date", "/usr/bin/" + secretMask}},
-		{"a long secret is masked where repeated", "s3cr3t-value", "s3cr3t-value",
-			[]string{"  '+" + secretMask + "'", "env +TOKEN='" + secretMask + "'"}, []string{"s3cr3t-value"}},
+		{"a long secret the agent repeats stays where repeated", "s3cr3t-value", "s3cr3t-value",
+			[]string{"  +s3cr3t-value", "env +TOKEN='" + secretMask + "'"}, []string{"TOKEN=s3cr3t-value"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -29,6 +30,30 @@ func TestSecrets_NeverEraseTheCommand(t *testing.T) {
 			h.pending("deploy", map[string]any{"format": tt.format, "token": tt.token})
 			h.expectScreen(tt.want, tt.notWant)
 		})
+	}
+}
+
+// TestSecrets_Positions checks that the console masks the command exactly
+// where config says a secret parameter went, and only there.
+func TestSecrets_Positions(t *testing.T) {
+	c := &queue.Call{Secrets: []string{"evil.example.net"},
+		Command:     queue.Call{}.Command,
+		SecretSpans: []config.SecretSpan{{In: "argv", Index: 2, Start: 0, End: 16}, {In: "env", Index: 0, Start: 6, End: 22}}}
+	c.Command.Env = []string{"TOKEN=evil.example.net"}
+	tests := []struct {
+		p          part
+		text, want string
+	}{
+		{part{partArgv, 2}, "evil.example.net", secretMask},
+		{part{partArgv, 4}, "https://evil.example.net/exfil", "https://evil.example.net/exfil"},
+		{part{partEnv, 0}, "evil.example.net", secretMask},
+		{part{kind: partPath}, "/usr/bin/echo", "/usr/bin/echo"},
+		{part{kind: partOutput}, "got evil.example.net back", "got " + secretMask + " back"},
+	}
+	for _, tt := range tests {
+		if got := maskSecrets(positionSecrets{}, c, tt.p, tt.text); got != tt.want {
+			t.Errorf("part %+v of %q: %q, want %q", tt.p, tt.text, got, tt.want)
+		}
 	}
 }
 
