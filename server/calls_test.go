@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +91,22 @@ func TestCallTool_Outcomes(t *testing.T) {
 				}
 			},
 			text: "[exit 0 · "},
+		{name: "edited by the operator", tool: "change", args: map[string]any{"file": "f"},
+			expect: func(f *fixture) { f.Runner.Expect("touch", "--", "g") },
+			operate: func(f *fixture) {
+				if err := f.Queue.ApproveEdited(f.pendingCall(), []string{"touch", "--", "g"}, ""); err != nil {
+					f.T.Error(err)
+				}
+			},
+			text: "The operator edited the command before it ran; what ran: touch -- g\n[exit 0 · "},
+		{name: "killed with no output", tool: "look", args: map[string]any{"what_thing": "quiet"},
+			expect: func(f *fixture) { f.Runner.Expect("uname", "quiet").Hold = make(chan struct{}) },
+			operate: func(f *fixture) {
+				if err := f.Queue.Kill(f.runningCall()); err != nil {
+					f.T.Error(err)
+				}
+			},
+			isError: true, text: "killed by the operator; no output\n[ended by SIGTERM · "},
 		{name: "headless asks become denials", tool: "change", args: map[string]any{"file": "f"},
 			queue:   func(o *queue.Options) { o.Headless = true },
 			isError: true, text: "denied: no approver is attached (headless): no rule matched"},
@@ -124,8 +141,13 @@ func TestCallTool_Outcomes(t *testing.T) {
 						t.Fatalf("isError %v, text %q; want %v, %q", res.IsError, servertest.Text(res), tc.isError, tc.text)
 					}
 					if !tc.isError {
-						if sc := structured(t, res); sc.ExitCode != tc.exit || !strings.HasPrefix(tc.text, sc.Stdout) {
+						sc := structured(t, res)
+						if sc.ExitCode != tc.exit || !strings.HasPrefix(tc.text, sc.Stdout) {
 							t.Fatalf("structured %+v", sc)
+						}
+						if edit := strings.HasPrefix(tc.text, "The operator edited"); edit != (sc.Edited != nil) ||
+							edit && (!slices.Equal(sc.Edited.Ran, []string{"touch", "--", "g"}) || sc.Edited.Asked[2] != f.WorkDir+"/f") {
+							t.Fatalf("structured edited %+v", sc.Edited)
 						}
 					}
 				})

@@ -21,6 +21,15 @@ type callResult struct {
 	Truncated  bool   `json:"truncated"`
 	TimedOut   bool   `json:"timedOut"`
 	Signal     string `json:"signal,omitempty"`
+	// Edited is set when the operator edited the command: the agent is
+	// told what ran instead of what it asked for.
+	Edited *edited `json:"edited,omitempty"`
+}
+
+// edited is what ran beside what the call asked for.
+type edited struct {
+	Ran   []string `json:"ran"`
+	Asked []string `json:"asked"`
 }
 
 // result turns how Submit ended into what the client receives. A run that
@@ -73,10 +82,18 @@ func ranResult(c queue.Call, r exec.Result) *mcp.CallToolResult {
 		Truncated: r.Stdout.Truncated || r.Stderr.Truncated, TimedOut: r.TimedOut, Signal: r.Signal,
 	}
 	body := transcript(sc, r)
+	if c.Original != nil {
+		sc.Edited = &edited{Ran: c.Command.Argv, Asked: c.Original.Argv}
+		body = "The operator edited the command before it ran; what ran: " + c.Command.String() + "\n" + body
+	}
 	if c.Ending == queue.Exited {
 		return mcp.NewToolResultStructured(sc, body)
 	}
-	res := mcp.NewToolResultStructured(sc, c.EndingText()+"; partial output:\n"+body)
+	output := "; partial output:\n"
+	if sc.Stdout == "" && sc.Stderr == "" {
+		output = "; no output\n"
+	}
+	res := mcp.NewToolResultStructured(sc, c.EndingText()+output+body)
 	res.IsError = true
 	return res
 }

@@ -20,7 +20,11 @@ const outputSchema = `{"type":"object","properties":{` +
 	`"durationMs":{"type":"integer","description":"wall time of the run in milliseconds"},` +
 	`"truncated":{"type":"boolean","description":"stdout or stderr passed its cap and was cut"},` +
 	`"timedOut":{"type":"boolean","description":"the tool's timeout ended the run"},` +
-	`"signal":{"type":"string","description":"the signal that ended the program, if one did"}},` +
+	`"signal":{"type":"string","description":"the signal that ended the program, if one did"},` +
+	`"edited":{"type":"object","description":"present when the operator edited the command before it ran",` +
+	`"properties":{"ran":{"type":"array","items":{"type":"string"},"description":"the argv that ran"},` +
+	`"asked":{"type":"array","items":{"type":"string"},"description":"the argv the call expanded to"}},` +
+	`"required":["ran","asked"],"additionalProperties":false}},` +
 	`"required":["stdout","stderr","exitCode","durationMs","truncated","timedOut"],"additionalProperties":false}`
 
 // mcpTool describes a config tool to MCP clients. The annotations are all
