@@ -83,3 +83,33 @@ func (l *Buffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// Exchange sends one raw request (any method) with JSON defaults, header
+// entries set or removed as in Post, and returns the status, the response
+// headers and the body.
+func Exchange(t testing.TB, hc *http.Client, method, url, body string, header map[string]string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		if v == "" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header, string(data)
+}
