@@ -75,6 +75,11 @@ func (s *Server) ListenSocket(o SocketOptions) (*Socket, error) {
 		return nil, errors.Join(fmt.Errorf("the local socket: %w", err), c.release())
 	}
 	ln.SetUnlinkOnClose(false) // release removes it, holding the name
+	// The directory already keeps others out; the socket's own mode
+	// says the same, whatever the umask.
+	if err := os.Chmod(path, 0o600); err != nil {
+		return nil, errors.Join(fmt.Errorf("the local socket: %w", err), ln.Close(), c.release())
+	}
 	rt := Runtime{Name: c.name, Socket: path, URL: o.URL, PID: os.Getpid(), Started: time.Now().UTC()}
 	if err := writeRuntime(c.path(".json"), rt); err != nil {
 		return nil, errors.Join(err, ln.Close(), c.release())
