@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 )
 
 // DefaultConsoleName is the first console's name; later ones are
@@ -66,7 +65,7 @@ func tryClaim(dir, name string) (*claim, error) {
 		return nil, fmt.Errorf("the socket path %s is longer than %d bytes; use a shorter --console name", c.path(".sock"), maxSocketPath)
 	}
 	for range 3 {
-		f, err := os.OpenFile(c.path(".lock"), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+		f, err := os.OpenFile(c.path(".lock"), os.O_RDWR|os.O_CREATE|openNoFollow, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("console %q: %w", name, err)
 		}

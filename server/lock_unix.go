@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// openNoFollow refuses to open a lock file through a symlink.
+const openNoFollow = syscall.O_NOFOLLOW
+
 // lockFile takes an exclusive lock on f without waiting; errNameInUse
 // means another process holds it. The kernel releases it when that
 // process ends, however it ends, so a crashed console never keeps its

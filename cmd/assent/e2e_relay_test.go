@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	osexec "os/exec"
 
 	"github.com/assent-sh/assent/server/servertest"
 )
@@ -21,22 +19,7 @@ func (e *e2e) bareEnv() []string { return []string{"PATH=/usr/bin:/bin", "HOME="
 // relayClient is an MCP client of `assent stdio args...`, started with env.
 func (e *e2e) relayClient(env []string, opts []client.ClientOption, n *servertest.Notes, args ...string) (*client.Client, *servertest.Buffer) {
 	e.t.Helper()
-	stderr := &servertest.Buffer{}
-	tr := transport.NewStdioWithOptions(e.bin, nil, append([]string{"stdio"}, args...), transport.WithCommandFunc(
-		func(ctx context.Context, _ string, _ []string, args []string) (*osexec.Cmd, error) {
-			cmd := e.command(ctx, args...)
-			cmd.Env = env
-			cmd.Stderr = stderr
-			return cmd, nil
-		}))
-	c := client.NewClient(tr, opts...)
-	servertest.Connect(e.t, c, "e2e-agent", n)
-	e.t.Cleanup(func() {
-		_ = c.Close()
-		if e.t.Failed() {
-			e.t.Logf("relay's stderr:\n%s", stderr)
-		}
-	})
+	c, _, stderr := e.stdioChild(env, opts, n, append([]string{"stdio"}, args...)...)
 	return c, stderr
 }
 

@@ -58,16 +58,18 @@ func main() {
 	console := flag.String("console", "", "the console's name, when several run")
 	wait := flag.Duration("wait", 2*time.Minute, "how long to wait for assent to start")
 	flag.Parse()
-	if err := run(*console, *wait, os.Stdout); err != nil {
+	if err := run("", *console, *wait, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stdout, "democall:", err)
 		os.Exit(1)
 	}
 }
 
-func run(console string, wait time.Duration, out io.Writer) error {
+// run connects to the console in dir ("" is the per-user runtime
+// directory; tests give their own) and makes the calls.
+func run(dir, console string, wait time.Duration, out io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	c, err := connect(ctx, console)
+	c, err := connect(ctx, dir, console)
 	if err != nil {
 		return err
 	}
@@ -103,10 +105,10 @@ func run(console string, wait time.Duration, out io.Writer) error {
 
 // connect waits until a console answers on its socket, then returns an
 // initialized client.
-func connect(ctx context.Context, console string) (*client.Client, error) {
+func connect(ctx context.Context, dir, console string) (*client.Client, error) {
 	var last error
 	for {
-		c, err := tryConnect(ctx, console)
+		c, err := tryConnect(ctx, dir, console)
 		if err == nil {
 			return c, nil
 		}
@@ -119,8 +121,8 @@ func connect(ctx context.Context, console string) (*client.Client, error) {
 	}
 }
 
-func tryConnect(ctx context.Context, console string) (*client.Client, error) {
-	conn, _, err := server.DialConsole("", console)
+func tryConnect(ctx context.Context, dir, console string) (*client.Client, error) {
+	conn, _, err := server.DialConsole(dir, console)
 	if err != nil {
 		return nil, err
 	}
