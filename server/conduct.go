@@ -110,17 +110,19 @@ func (c *conduct) modern(w http.ResponseWriter, r *http.Request, m message) {
 	c.next.ServeHTTP(w, r)
 }
 
-// initialize lets mcp-go issue a session and records its id.
+// initialize lets mcp-go issue a session and records its id as the
+// answer's header goes out: a client may send its next request the moment
+// it reads the id, before mcp-go's handler has returned.
 func (c *conduct) initialize(w http.ResponseWriter, r *http.Request) {
 	if !c.sessions.room() {
 		http.Error(w, "too many sessions are open, each with a request in flight; retry later", http.StatusServiceUnavailable)
 		return
 	}
-	rw := &watchedWriter{ResponseWriter: w}
-	c.next.ServeHTTP(rw, r)
-	if id := rw.Header().Get(mcp.HeaderSessionID); rw.status == http.StatusOK && id != "" {
-		c.sessions.add(id)
-	}
+	c.next.ServeHTTP(&watchedWriter{ResponseWriter: w, onHeader: func(status int, h http.Header) {
+		if id := h.Get(mcp.HeaderSessionID); status == http.StatusOK && id != "" {
+			c.sessions.add(id)
+		}
+	}}, r)
 }
 
 // request serves a legacy request whose client may cancel it: its context

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,33 @@ func TestHTTP_CancelledRequestGetsNoResponse(t *testing.T) {
 	a := <-got
 	if a.status != http.StatusOK || strings.Contains(a.body, `"id":2`) {
 		t.Fatalf("the cancelled request was answered: %d %q", a.status, a.body)
+	}
+}
+
+// TestConduct_SessionLiveBeforeInitializeReturns: a client may send its
+// next request as soon as it reads the session id, while mcp-go's handler
+// is still returning; the id must be live by then (it was not, once, in
+// the conformance suite's run: 404 for notifications/initialized).
+func TestConduct_SessionLiveBeforeInitializeReturns(t *testing.T) {
+	const id = "mcp-session-11111111-2222-4333-8444-555555555555"
+	var c *conduct
+	liveWhileAnswering := false
+	c = &conduct{calls: map[string]*httpCall{}, next: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Mcp-Session-Id", id)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+		// The client has the id now.
+		liveWhileAnswering = c.sessions.begin(id)
+	})}
+	c.sessions = newSessions(10, time.Hour, func(string) {})
+	req, err := http.NewRequest(http.MethodPost, "/mcp", strings.NewReader(servertest.Initialize("quick")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	c.ServeHTTP(httptest.NewRecorder(), req)
+	if !liveWhileAnswering {
+		t.Fatal("the session was not live when its id went out")
 	}
 }

@@ -7,20 +7,29 @@ import "net/http"
 type watchedWriter struct {
 	http.ResponseWriter
 	status int // 0 until the header is written
+	// onHeader, when set, runs as the header is about to go out, before
+	// the client can see any of the response.
+	onHeader func(status int, h http.Header)
 }
 
 func (w *watchedWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
+	w.noteHeader(status)
 	w.ResponseWriter.WriteHeader(status)
 }
 
 func (w *watchedWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
+	w.noteHeader(http.StatusOK)
 	return w.ResponseWriter.Write(p)
+}
+
+func (w *watchedWriter) noteHeader(status int) {
+	if w.status != 0 {
+		return
+	}
+	w.status = status
+	if w.onHeader != nil {
+		w.onHeader(status, w.Header())
+	}
 }
 
 // Flush sends what is buffered, when the underlying writer can.

@@ -33,8 +33,9 @@ call that would ask an operator is denied.
 
 When stdin ends, every call still running is killed and assent exits; SIGINT or
 SIGTERM first answers every call (waiting ones denied, running ones killed), then
-exits. The relay ends at once on SIGINT or SIGTERM, which withdraws its calls. The journal is closed either way. Exit status: 0 after a clean end, 1 on
-any error.`,
+exits, and the journal is closed either way. The relay ends at once on SIGINT or
+SIGTERM, which withdraws its calls from the console. Exit status: 0 after a clean
+end, 1 on any error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := appOptionsFrom(cmd.Flags())

@@ -129,13 +129,17 @@ func run(args []string) error {
 	defer proxy.Close()
 
 	cli := filepath.Join(*suite, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+	expected := filepath.Join(here, "expected-failures.yml")
+	results := filepath.Join(state, "results")
 	suiteCmd := exec.CommandContext(ctx, *node, cli, "server",
-		"--url", "http://"+ln.Addr().String()+"/mcp",
-		"--expected-failures", filepath.Join(here, "expected-failures.yml"),
-		"--output-dir", filepath.Join(state, "results"))
+		"--url", "http://"+ln.Addr().String()+"/mcp", "--expected-failures", expected, "--output-dir", results)
 	suiteCmd.Stdout, suiteCmd.Stderr = os.Stdout, os.Stderr
 	suiteCmd.Dir = state
-	return suiteCmd.Run()
+	if err := suiteCmd.Run(); err != nil {
+		reportFailures(os.Stderr, results, expected)
+		return err
+	}
+	return nil
 }
 
 // fixtureDir is the directory of tools.json and expected-failures.yml:
