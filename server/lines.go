@@ -44,8 +44,7 @@ type inflight struct {
 // they have. It returns nil at the end of input and ctx's error otherwise.
 func (s *Server) serveLines(ctx context.Context, sessionID string, in io.Reader, out io.Writer) error {
 	c := &lineConn{s: s, sess: newLineSession(sessionID), out: out, inflight: map[string]*inflight{}}
-	running, pending := s.q.Limits()
-	c.limit = running + pending + requestHeadroom
+	c.limit = maxInFlight
 	if err := s.mcp.RegisterSession(ctx, c.sess); err != nil {
 		return fmt.Errorf("session %s: %w", sessionID, err)
 	}
@@ -70,10 +69,12 @@ func (s *Server) serveLines(ctx context.Context, sessionID string, in io.Reader,
 	}
 }
 
-// requestHeadroom is the requests a connection may have in flight beyond
-// the queue's limits: tools/list, a subscriptions/listen, calls about to
-// be refused.
-const requestHeadroom = 64
+// maxInFlight bounds the requests one connection has in flight, as
+// mcp-go's stdio transport bounded its queue. Calls past the queue's own
+// limits are refused by the queue at once, with a retryable tool error, so
+// this bound only stops a client that floods the connection with requests
+// it never lets finish.
+const maxInFlight = 10000
 
 // handle routes one message. Only initialize is served on the reading
 // goroutine; every other request runs on its own, because a call may wait
