@@ -36,18 +36,7 @@ func (f *fixture) serveSocket(dir, name string) *Socket {
 	if err != nil {
 		f.T.Fatal(err)
 	}
-	served := make(chan error, 1)
-	go func() { served <- k.Serve() }()
-	f.T.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := k.Shutdown(ctx); err != nil {
-			f.T.Errorf("socket shutdown: %v", err)
-		}
-		if err := <-served; err != nil {
-			f.T.Errorf("socket serve: %v", err)
-		}
-	})
+	serveUntilCleanup(f.T, "socket", k.Serve, k.Shutdown)
 	return k
 }
 
