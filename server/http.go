@@ -36,6 +36,12 @@ type HTTPOptions struct {
 	AllowRemote bool
 	// MaxBody caps request bodies in bytes; default DefaultMaxBody.
 	MaxBody int64
+	// MaxSessions bounds the live 2025-11-25 (or older) sessions; default
+	// DefaultMaxSessions. Past it the longest idle session ends.
+	MaxSessions int
+	// SessionIdle ends a session unused for this long; default
+	// DefaultSessionIdle.
+	SessionIdle time.Duration
 }
 
 // HTTP is a listening Streamable HTTP transport.
@@ -44,6 +50,8 @@ type HTTP struct {
 	ln  net.Listener
 	mcp *mcpserver.StreamableHTTPServer
 	url string
+	// sessions are the live legacy sessions.
+	sessions *sessions
 	// endRequests cancels the context of every request, so that streams
 	// that never end by themselves (a modern client's subscriptions/listen)
 	// do not hold up shutdown.
@@ -57,6 +65,12 @@ func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
 	}
 	if o.MaxBody <= 0 {
 		o.MaxBody = DefaultMaxBody
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.SessionIdle <= 0 {
+		o.SessionIdle = DefaultSessionIdle
 	}
 	if err := CheckToken(o.Token); err != nil {
 		return nil, err
@@ -78,9 +92,12 @@ func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
 	h := &HTTP{ln: ln, url: "http://" + ln.Addr().String() + EndpointPath}
 	h.mcp = mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithStreamableHTTPLogger(s.log.With("transport", "http")))
+	c := &conduct{next: h.mcp, log: s.log, calls: map[string]*httpCall{}}
+	c.sessions = newSessions(o.MaxSessions, o.SessionIdle, c.forget)
+	h.sessions = c.sessions
 	mux := http.NewServeMux()
 	mux.Handle(EndpointPath, &guard{token: []byte(o.Token), allowRemote: o.AllowRemote, maxBody: o.MaxBody,
-		log: s.log, next: h.mcp})
+		log: s.log, next: c})
 	base, cancel := context.WithCancel(context.Background())
 	h.endRequests = cancel
 	h.srv = &http.Server{
@@ -97,6 +114,9 @@ func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
 
 // URL is the endpoint clients connect to, http://host:port/mcp.
 func (h *HTTP) URL() string { return h.url }
+
+// Sessions is the number of live 2025-11-25 (or older) sessions.
+func (h *HTTP) Sessions() int { return h.sessions.len() }
 
 // Serve answers requests until Shutdown; it then returns nil.
 func (h *HTTP) Serve() error {

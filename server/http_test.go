@@ -31,19 +31,25 @@ func (f *fixture) serveHTTP(o HTTPOptions) *HTTP {
 	if err != nil {
 		f.T.Fatal(err)
 	}
+	serveUntilCleanup(f.T, "HTTP", h.Serve, h.Shutdown)
+	return h
+}
+
+// serveUntilCleanup runs serve and, when the test ends, shuts it down
+// (within 5 s) and checks both ended cleanly.
+func serveUntilCleanup(t testing.TB, what string, serve func() error, shutdown func(context.Context) error) {
 	served := make(chan error, 1)
-	go func() { served <- h.Serve() }()
-	f.T.Cleanup(func() {
+	go func() { served <- serve() }()
+	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if err := h.Shutdown(ctx); err != nil {
-			f.T.Errorf("shutdown: %v", err)
+		if err := shutdown(ctx); err != nil {
+			t.Errorf("%s shutdown: %v", what, err)
 		}
 		if err := <-served; err != nil {
-			f.T.Errorf("serve: %v", err)
+			t.Errorf("%s serve: %v", what, err)
 		}
 	})
-	return h
 }
 
 // httpClient returns a started Streamable HTTP client of the era.

@@ -2,53 +2,33 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/assent-sh/assent/state"
 )
 
-// RuntimeFileName is the runtime file's name inside its directory.
-const RuntimeFileName = "server.json"
-
-// Runtime is what a running server tells other local tools (`assent
-// stdio` relaying to it, scripts): where it listens and where its token
-// is. It never holds the token itself.
+// Runtime is what a running console tells people and scripts about
+// itself, in NAME.json beside its socket. It is advisory: the relay reads
+// none of it (it trusts only the socket, its directory and the peer's
+// uid), and it names no credential.
 type Runtime struct {
-	// URL is the MCP endpoint.
-	URL string `json:"url"`
-	// TokenFile is the file holding the bearer token, or "" when the token
-	// came from the environment.
-	TokenFile string `json:"token_file,omitempty"`
-	// TokenEnv names the environment variable the token came from, if so.
-	TokenEnv string `json:"token_env,omitempty"`
-	// PID is the server's process id.
+	// Name is the console's name (`assent stdio --console NAME`).
+	Name string `json:"name"`
+	// Socket is the local socket the relay connects to.
+	Socket string `json:"socket"`
+	// URL is the Streamable HTTP endpoint, which needs the bearer token
+	// (`assent token`).
+	URL string `json:"url,omitempty"`
+	// PID is the console's process id.
 	PID int `json:"pid"`
-	// Started is when the server started listening.
+	// Started is when it started listening.
 	Started time.Time `json:"started"`
 }
 
-// RuntimePath returns where the runtime file lives: under
-// $XDG_RUNTIME_DIR (a per-user 0700 directory that is cleared at logout)
-// when it is an absolute path, else under the state directory. The
-// console, the relay and local tools all find it through this one rule.
-func RuntimePath() (string, error) {
-	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" && filepath.IsAbs(dir) {
-		return filepath.Join(dir, "assent", RuntimeFileName), nil
-	}
-	dir, err := state.Dir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, "run", RuntimeFileName), nil
-}
-
-// WriteRuntime writes r to path atomically, 0600 in a 0700 directory.
-func WriteRuntime(path string, r Runtime) error {
+// writeRuntime writes r to path atomically, 0600.
+func writeRuntime(path string, r Runtime) error {
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
@@ -59,7 +39,7 @@ func WriteRuntime(path string, r Runtime) error {
 	return nil
 }
 
-// ReadRuntime reads the runtime file at path.
+// ReadRuntime reads a console's runtime file.
 func ReadRuntime(path string) (Runtime, error) {
 	var r Runtime
 	data, err := os.ReadFile(path)
@@ -70,20 +50,4 @@ func ReadRuntime(path string) (Runtime, error) {
 		return r, fmt.Errorf("runtime file %s: %w", path, err)
 	}
 	return r, nil
-}
-
-// RemoveRuntime removes the runtime file at path if it still describes the
-// process pid: a second server that started since owns it now.
-func RemoveRuntime(path string, pid int) error {
-	r, err := ReadRuntime(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if r.PID != pid {
-		return nil
-	}
-	return os.Remove(path)
 }

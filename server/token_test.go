@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestLoadToken_CreatedOnceThenKept(t *testing.T) {
@@ -68,46 +67,5 @@ func TestLoadToken_Refusals(t *testing.T) {
 				t.Fatalf("err %v, want %q", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestRuntimeFile(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("XDG_RUNTIME_DIR", "/run/user/1000")
-	if got, err := RuntimePath(); err != nil || got != "/run/user/1000/assent/server.json" {
-		t.Errorf("runtime path %s %v", got, err)
-	}
-	t.Setenv("XDG_RUNTIME_DIR", "relative")
-	t.Setenv("XDG_STATE_HOME", "/state")
-	if got, err := RuntimePath(); err != nil || got != "/state/assent/run/server.json" {
-		t.Errorf("fallback path %s %v", got, err)
-	}
-	t.Setenv("XDG_RUNTIME_DIR", dir)
-	path, err := RuntimePath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := Runtime{URL: "http://127.0.0.1:7323/mcp", TokenFile: "/state/token", PID: 42, Started: time.Unix(1, 0).UTC()}
-	if err := WriteRuntime(path, want); err != nil {
-		t.Fatal(err)
-	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
-		t.Fatalf("runtime file mode %04o", fi.Mode().Perm())
-	}
-	got, err := ReadRuntime(path)
-	if err != nil || got != want {
-		t.Fatalf("read %+v %v", got, err)
-	}
-	if err := RemoveRuntime(path, 43); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatal("another process's runtime file was removed")
-	}
-	if err := RemoveRuntime(path, 42); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Fatal("own runtime file left behind")
 	}
 }

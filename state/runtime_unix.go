@@ -44,8 +44,17 @@ func ownedDir(dir string, uid int) bool {
 	if err != nil || !fi.IsDir() {
 		return false
 	}
+	owner, ok := Owner(fi)
+	return ok && owner == uid
+}
+
+// Owner returns the uid that owns the file fi describes.
+func Owner(fi fs.FileInfo) (uid int, ok bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == uid
+	if !ok {
+		return -1, false
+	}
+	return int(st.Uid), true
 }
 
 // PrivateDir creates dir with mode 0700 when it is missing, then checks
@@ -71,12 +80,12 @@ func CheckPrivateDir(dir string) error {
 	case !fi.IsDir():
 		return fmt.Errorf("%s is not a directory", dir)
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
+	owner, ok := Owner(fi)
 	if !ok {
 		return fmt.Errorf("directory %s: cannot read its owner", dir)
 	}
-	if uid := os.Getuid(); int(st.Uid) != uid {
-		return fmt.Errorf("directory %s belongs to uid %d, not to this user (uid %d): someone else created it; remove it", dir, st.Uid, uid)
+	if uid := os.Getuid(); owner != uid {
+		return fmt.Errorf("directory %s belongs to uid %d, not to this user (uid %d): someone else created it; remove it", dir, owner, uid)
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
 		return fmt.Errorf("directory %s may be used by group or others (mode %#o): run chmod 700 on it", dir, perm)

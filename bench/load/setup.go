@@ -53,7 +53,10 @@ func newRig(bin, protocol string) (*rig, error) {
 	}
 	if bin != "" {
 		s.bin = bin
-	} else if out, err := osexec.Command("go", "build", "-o", s.bin, "./cmd/assent").CombinedOutput(); err != nil {
+	} else if out, err := osexec.Command("go", "build", "-o", s.bin,
+		// A runtime directory of the rig's own, so the servers it starts
+		// claim no console name, and no socket, beside a real console.
+		"-ldflags", "-X main.runtimeDirForTests="+filepath.Join(dir, "run"), "./cmd/assent").CombinedOutput(); err != nil {
 		s.cleanup()
 		return nil, fmt.Errorf("building assent (run from the repository root): %v\n%s", err, out)
 	}

@@ -45,11 +45,11 @@ func (o serveOptions) runConsole(ctx context.Context) error {
 	defer log.SetOutput(prev)
 
 	o.app.ownTerminal = true
-	s, err := o.start(tok, tokenFrom, logf)
+	s, err := o.start(tok, logf)
 	if err != nil {
 		return err
 	}
-	s.app.log.Info("console started", "url", s.http.URL(), "token", tokenFrom)
+	s.app.log.Info("console started", "url", s.http.URL(), "token", tokenFrom, "console", s.consoleName())
 
 	// The console ends with a signal (ctx) or when HTTP stops serving.
 	uictx, cancel := context.WithCancel(ctx)

@@ -62,13 +62,17 @@ func TestConsole_TmuxApproveDenyQuit(t *testing.T) {
 		t.Fatalf("denied call: isError %v, %q, want %q", r.IsError, servertest.Text(r), want)
 	}
 
-	// Quit with nothing waiting: no question, exit 0, runtime file gone.
+	// Quit with nothing waiting: no question, exit 0, socket and runtime
+	// file gone.
 	sc.waitForText("0 pending · 0 running · 2 done")
 	sc.keys("q")
 	if status := sc.exitStatus(); status != "0" {
 		t.Fatalf("exit status %q", status)
 	}
-	if _, err := server.ReadRuntime(filepath.Join(e.dir, "run", "assent", "server.json")); err == nil {
+	if live, err := server.Consoles(testRuntimeDir(e.bin)); err != nil || len(live) != 0 {
+		t.Fatalf("consoles left after quitting: %+v %v", live, err)
+	}
+	if _, err := server.ReadRuntime(filepath.Join(testRuntimeDir(e.bin), "console.json")); err == nil {
 		t.Fatal("the runtime file is left behind")
 	}
 }

@@ -17,14 +17,18 @@ import (
 )
 
 // builtBinary builds assent once per test run, into a directory removed
-// when the run ends (TestMain).
+// when the run ends (TestMain). Its runtime directory is that directory's
+// run/ (testRuntimeDir), never the user's, so the tests' consoles and a
+// console a person runs never meet; the tests run one at a time, so each
+// finds only its own consoles there.
 var builtBinary = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "assent-e2e-")
 	if err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "assent")
-	out, err := osexec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	ldflags := "-X main.runtimeDirForTests=" + filepath.Join(dir, "run")
+	out, err := osexec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		return "", &buildError{err, out}
 	}
@@ -65,9 +69,13 @@ const e2eTools = `{"tools": [
  "rules": [{"id": "read-only", "decision": "allow", "read_only": true, "reason": "read-only tool"},
            {"id": "no-burn", "decision": "deny", "tool": "burn", "reason": "never burn"}]}`
 
+// testRuntimeDir is the runtime directory of the binary the tests built.
+func testRuntimeDir(bin string) string { return filepath.Join(filepath.Dir(bin), "run") }
+
 // e2e is one end-to-end setting: a built binary, a directory tree for it
 // (conf/tools.json, state/, run/, work/ as its working directory) and the
-// environment it runs with.
+// environment it runs with. run/ is XDG_RUNTIME_DIR, which assent ignores:
+// its runtime directory is testRuntimeDir.
 type e2e struct {
 	t     *testing.T
 	bin   string

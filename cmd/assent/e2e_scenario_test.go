@@ -65,7 +65,7 @@ func scenario(t *testing.T, e *e2e, c *client.Client, n *servertest.Notes) {
 		{"denied by rule", "burn", map[string]any{"x": "y"}, true, "denied by rule no-burn: never burn"},
 		{"headless denies what would ask", "touch_it", map[string]any{"file": "x"}, true, "denied: no approver is attached (headless): no rule matched"},
 		{"refused argument", "say", map[string]any{"word": "-n"}, true, `tool "say": parameter "word" starts with '-'`},
-		{"timeout", "nap", map[string]any{"secs": "5"}, true, "timed out after 300ms; partial output:\n[ended by SIGTERM · "},
+		{"timeout", "nap", map[string]any{"secs": "5"}, true, "timed out after 300ms; no output\n[ended by SIGTERM · "},
 	}
 	for _, tc := range calls {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -14,16 +15,16 @@ import (
 
 // TestE2E_HTTPRuntimeFileAndShutdown checks the runtime file while the
 // server runs, a second server on the same port failing clearly, and a
-// SIGTERM ending it cleanly and removing the runtime file.
+// SIGTERM ending it cleanly and removing its socket and runtime file.
 func TestE2E_HTTPRuntimeFileAndShutdown(t *testing.T) {
 	e := newE2E(t)
 	url, cmd, stderr := e.httpServer()
-	rtPath := filepath.Join(e.dir, "run", "assent", "server.json")
+	rtPath := filepath.Join(testRuntimeDir(e.bin), "console.json")
 	rt, err := server.ReadRuntime(rtPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rt.URL != url || rt.TokenEnv != "ASSENT_TOKEN" || rt.TokenFile != "" || rt.PID != cmd.Process.Pid {
+	if rt.URL != url || rt.Name != "console" || rt.Socket != filepath.Join(testRuntimeDir(e.bin), "console.sock") || rt.PID != cmd.Process.Pid {
 		t.Fatalf("runtime file %+v", rt)
 	}
 	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
@@ -60,8 +61,10 @@ func TestE2E_HTTPRuntimeFileAndShutdown(t *testing.T) {
 	if pids := processesWith("sigterm.log"); len(pids) > 0 {
 		t.Fatalf("children left: %v", pids)
 	}
-	if _, err := server.ReadRuntime(rtPath); err == nil {
-		t.Fatal("runtime file left behind")
+	for _, p := range []string{rtPath, rt.Socket} {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Fatalf("%s left behind: %v", p, err)
+		}
 	}
 }
 

@@ -20,12 +20,19 @@ import (
 // child and returns the client, the child and its stderr.
 func (e *e2e) stdioServer(opts []client.ClientOption, n *servertest.Notes, args ...string) (*client.Client, *osexec.Cmd, *servertest.Buffer) {
 	e.t.Helper()
+	return e.stdioChild(e.env, opts, n, append([]string{"stdio", "--headless", "--tools", e.tools}, args...)...)
+}
+
+// stdioChild starts assent with args and env as a client's child and
+// returns the client, the child and its stderr.
+func (e *e2e) stdioChild(env []string, opts []client.ClientOption, n *servertest.Notes, args ...string) (*client.Client, *osexec.Cmd, *servertest.Buffer) {
+	e.t.Helper()
 	var cmd *osexec.Cmd
 	stderr := &servertest.Buffer{}
-	args = append([]string{"stdio", "--headless", "--tools", e.tools}, args...)
 	tr := transport.NewStdioWithOptions(e.bin, nil, args, transport.WithCommandFunc(
 		func(ctx context.Context, _ string, _ []string, args []string) (*osexec.Cmd, error) {
 			cmd = e.command(ctx, args...)
+			cmd.Env = env
 			cmd.Stderr = stderr
 			return cmd, nil
 		}))

@@ -23,9 +23,14 @@ edits it. With no --tools, the embedded default pack and its policy are used.
 
 Every request needs the bearer token (` + "`assent token`" + ` prints it; ASSENT_TOKEN
 or --token-file override it); requests with a foreign Host or Origin are
-refused, and bodies are capped. The URL and the token file's location are
-written to a 0600 runtime file ($XDG_RUNTIME_DIR/assent/server.json) for
-other local tools.
+refused, and bodies are capped.
+
+It also listens on a local socket, NAME.sock, in a per-user directory found
+from the uid alone (/run/user/UID/assent when /run/user/UID is this user's,
+else /tmp/assent-UID; created 0700 and checked), for ` + "`assent stdio`" + ` to relay
+to: no token is needed there, only the same user. NAME is --console, or the
+first free of "console", "console-2", …; a name in use is an error. NAME.json
+beside it tells people and scripts the URL and pid.
 
 While the console owns the terminal, logs go to a file, by default
 $XDG_STATE_HOME/assent/console.log (~/.local/state/assent/console.log when
@@ -39,8 +44,8 @@ ask an operator is denied with a reason the agent sees, and logs go to stderr.
 Changes to the files are logged, and applied as they are saved with --watch.
 
 Quitting the console (q) denies waiting calls ("console closed") and kills
-running ones; so do SIGINT and SIGTERM. Then HTTP stops, the runtime file is
-removed and the journal closed. Exit status: 0 after a clean shutdown, 1 on
+running ones; so do SIGINT and SIGTERM. Then HTTP and the socket stop, the
+console's files are removed and the journal closed. Exit status: 0 after a clean shutdown, 1 on
 any error.`
 
 // serveOptions is one `assent` or `assent serve` invocation.
@@ -52,6 +57,8 @@ type serveOptions struct {
 	noBell      bool
 	noNotify    bool
 	logFile     string
+	// console names the local socket; "" takes the first free default.
+	console string
 	// replay are journaled calls submitted again once serving, in order
 	// (`assent replay`); replayed receives each one's comparison.
 	replay   []journal.Call
@@ -80,6 +87,7 @@ func addServeFlags(f *pflag.FlagSet) {
 	f.Bool("no-notify", false, "console: send no terminal notification (OSC 9 / OSC 777) when a call starts waiting")
 	f.Duration("approval-timeout", 0, "console: deny a call no one answered within this time, e.g. 5m (default: wait as long as the client does)")
 	f.String("log-file", "", "console: log file (default $XDG_STATE_HOME/assent/console.log)")
+	f.String("console", "", "this console's name, for `assent stdio --console NAME` (default the first free of console, console-2, …)")
 }
 
 // runServe is the RunE of `assent` and `assent serve`: the console, or
@@ -106,6 +114,12 @@ func serveOptionsFrom(f *pflag.FlagSet) (serveOptions, error) {
 	o.noNotify, _ = f.GetBool("no-notify")
 	o.app.approvalTimeout, _ = f.GetDuration("approval-timeout")
 	o.logFile, _ = f.GetString("log-file")
+	o.console, _ = f.GetString("console")
+	if o.console != "" {
+		if err := server.CheckConsoleName(o.console); err != nil {
+			return o, fmt.Errorf("--console: %w", err)
+		}
+	}
 	if o.app.approvalTimeout < 0 {
 		return o, fmt.Errorf("--approval-timeout %s: must not be negative", o.app.approvalTimeout)
 	}
@@ -126,11 +140,15 @@ func (o serveOptions) runHeadless(ctx context.Context, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	s, err := o.start(tok, tokenFrom, stderr)
+	s, err := o.start(tok, stderr)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "assent: serving MCP at %s (bearer token: %s)\n", s.http.URL(), tokenFrom)
+	fmt.Fprintf(stdout, "assent: serving MCP at %s (bearer token: %s)", s.http.URL(), tokenFrom)
+	if name := s.consoleName(); name != "" {
+		fmt.Fprintf(stdout, "; relay with `assent stdio --console %s`", name)
+	}
+	fmt.Fprintln(stdout)
 	stop := s.app.followHeadless(ctx)
 	stopReplay := s.resubmit(ctx, o.replay, o.replayed)
 	select {

@@ -1,6 +1,6 @@
 // Command democall plays an agent for the demo: it waits for a running
-// assent (through its runtime file), connects over Streamable HTTP with the
-// bearer token, makes three calls to the default pack's tools and prints
+// assent, connects over its local socket (as `assent stdio` relays), makes
+// three calls to the default pack's tools and prints
 // what the agent gets back. Start it in the background before the console:
 //
 //	go run ./examples/democall > /tmp/democall.log 2>&1 &
@@ -12,12 +12,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"maps"
-	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -57,28 +55,21 @@ func demoCalls() []call {
 }
 
 func main() {
-	runtimeFile := flag.String("runtime", "", "assent's runtime file (default: where assent writes it)")
+	console := flag.String("console", "", "the console's name, when several run")
 	wait := flag.Duration("wait", 2*time.Minute, "how long to wait for assent to start")
 	flag.Parse()
-	if err := run(*runtimeFile, *wait, os.Stdout); err != nil {
+	if err := run("", *console, *wait, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stdout, "democall:", err)
 		os.Exit(1)
 	}
 }
 
-func run(runtimeFile string, wait time.Duration, out io.Writer) error {
-	if runtimeFile == "" {
-		p, err := server.RuntimePath()
-		if err != nil {
-			return err
-		}
-		runtimeFile = p
-	}
+// run connects to the console in dir ("" is the per-user runtime
+// directory; tests give their own) and makes the calls.
+func run(dir, console string, wait time.Duration, out io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	hc := &http.Client{Transport: &http.Transport{}}
-	defer hc.CloseIdleConnections()
-	c, err := connect(ctx, hc, runtimeFile)
+	c, err := connect(ctx, dir, console)
 	if err != nil {
 		return err
 	}
@@ -112,12 +103,12 @@ func run(runtimeFile string, wait time.Duration, out io.Writer) error {
 	return nil
 }
 
-// connect waits until the runtime file names a live server that answers,
-// then returns an initialized client carrying its token.
-func connect(ctx context.Context, hc *http.Client, runtimeFile string) (*client.Client, error) {
+// connect waits until a console answers on its socket, then returns an
+// initialized client.
+func connect(ctx context.Context, dir, console string) (*client.Client, error) {
 	var last error
 	for {
-		c, err := tryConnect(ctx, hc, runtimeFile)
+		c, err := tryConnect(ctx, dir, console)
 		if err == nil {
 			return c, nil
 		}
@@ -130,20 +121,12 @@ func connect(ctx context.Context, hc *http.Client, runtimeFile string) (*client.
 	}
 }
 
-func tryConnect(ctx context.Context, hc *http.Client, runtimeFile string) (*client.Client, error) {
-	rt, err := server.ReadRuntime(runtimeFile)
+func tryConnect(ctx context.Context, dir, console string) (*client.Client, error) {
+	conn, _, err := server.DialConsole(dir, console)
 	if err != nil {
 		return nil, err
 	}
-	tok, err := token(rt)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := transport.NewStreamableHTTP(rt.URL, transport.WithHTTPBasicClient(hc),
-		transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
-	if err != nil {
-		return nil, err
-	}
+	tr := transport.NewIO(conn, conn, nil)
 	c := client.NewClient(tr)
 	if err := c.Start(context.Background()); err != nil {
 		return nil, err
@@ -157,21 +140,6 @@ func tryConnect(ctx context.Context, hc *http.Client, runtimeFile string) (*clie
 		return nil, err
 	}
 	return c, nil
-}
-
-// token reads the bearer token from where the runtime file says it is.
-func token(rt server.Runtime) (string, error) {
-	if rt.TokenEnv != "" {
-		if tok := os.Getenv(rt.TokenEnv); tok != "" {
-			return tok, nil
-		}
-		return "", fmt.Errorf("assent took its token from $%s, which is not set here", rt.TokenEnv)
-	}
-	if rt.TokenFile == "" {
-		return "", errors.New("the runtime file names no token")
-	}
-	data, err := os.ReadFile(rt.TokenFile)
-	return strings.TrimSpace(string(data)), err
 }
 
 // text is a result's text: one block, as assent answers.

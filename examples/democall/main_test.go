@@ -16,8 +16,8 @@ import (
 
 // TestRun_FindsAssentAndCalls builds assent and serves it headless from the
 // repository root with the demo's policy, then runs democall: it finds the
-// server through the runtime file, takes the token from where the file
-// says, and prints an answer to each call. Headless, every ask is a
+// console's socket (in a runtime directory of the test's own, built into
+// this assent) and prints an answer to each call. Headless, every ask is a
 // denial, so each answer is one.
 func TestRun_FindsAssentAndCalls(t *testing.T) {
 	if testing.Short() {
@@ -26,7 +26,9 @@ func TestRun_FindsAssentAndCalls(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "assent")
-	if out, err := osexec.Command("go", "build", "-o", bin, "../../cmd/assent").CombinedOutput(); err != nil {
+	runDir := filepath.Join(dir, "run")
+	if out, err := osexec.Command("go", "build", "-ldflags", "-X main.runtimeDirForTests="+runDir,
+		"-o", bin, "../../cmd/assent").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -39,7 +41,6 @@ func TestRun_FindsAssentAndCalls(t *testing.T) {
 	t.Setenv("ASSENT_TOKEN", token)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-	t.Setenv("XDG_RUNTIME_DIR", filepath.Join(dir, "run"))
 
 	var stderr bytes.Buffer
 	srv := osexec.Command(bin, "serve", "--headless", "--listen", addr, "--policy", "examples/democall/ask.json")
@@ -55,7 +56,7 @@ func TestRun_FindsAssentAndCalls(t *testing.T) {
 	}()
 
 	var out bytes.Buffer
-	if err := run("", 20*time.Second, &out); err != nil {
+	if err := run(runDir, "", 20*time.Second, &out); err != nil {
 		t.Fatalf("%v\n%s\nassent's stderr:\n%s", err, out.String(), stderr.String())
 	}
 	got := out.String()

@@ -38,19 +38,7 @@ func CallAll(ctx context.Context, c *client.Client, n int, call func(i int) (too
 // "", replaces the Host header. The response's body is read and closed.
 func Post(t testing.TB, hc *http.Client, url, host, body string, header map[string]string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range header {
-		if v == "" {
-			req.Header.Del(k)
-		} else {
-			req.Header.Set(k, v)
-		}
-	}
+	req := newRequest(t, http.MethodPost, url, body, header)
 	if host != "" {
 		req.Host = host
 	}
@@ -82,4 +70,41 @@ func (l *Buffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// Exchange sends one raw request (any method) with JSON defaults, header
+// entries set or removed as in Post, and returns the status, the response
+// headers and the body.
+func Exchange(t testing.TB, hc *http.Client, method, url, body string, header map[string]string) (int, http.Header, string) {
+	t.Helper()
+	resp, err := hc.Do(newRequest(t, method, url, body, header))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header, string(data)
+}
+
+// newRequest is a request with JSON defaults and header entries set, or
+// removed when "".
+func newRequest(t testing.TB, method, url, body string, header map[string]string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		if v == "" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	return req
 }

@@ -1,0 +1,219 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// conduct holds Streamable HTTP to the letter of the specification where
+// mcp-go v1.2.1 does not, between the guard and mcp-go:
+//   - methods other than GET, POST and DELETE get 405 with Allow, and a
+//     POST whose Content-Type is not JSON gets 415;
+//   - a batch, a null id or an id without a method gets a JSON-RPC error
+//     saying so (see parseMessage);
+//   - 2025-11-25 sessions are those assent issued and has not ended
+//     (sessions): an unknown id gets 404, a request without one 400, and
+//     DELETE ends the session;
+//   - a 2026-07-28 notification is accepted without the _meta
+//     protocolVersion triple, which the specification defines for
+//     requests only (mcp-go refused it with 400, and go-sdk v1.8 then
+//     closed its session);
+//   - a request cancelled with notifications/cancelled gets no response.
+type conduct struct {
+	next     http.Handler // mcp-go's transport
+	sessions *sessions
+	log      *slog.Logger
+
+	mu    sync.Mutex
+	calls map[string]*httpCall // legacy requests in flight, by session and id
+}
+
+// httpCall is a legacy request in flight, cancellable by its client.
+type httpCall struct {
+	cancel    context.CancelFunc
+	cancelled atomic.Bool
+}
+
+func (c *conduct) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodPost:
+		c.post(w, r)
+	case http.MethodGet, http.MethodDelete:
+		c.sessionVerb(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		http.Error(w, r.Method+" is not supported on the MCP endpoint (use POST, GET or DELETE)", http.StatusMethodNotAllowed)
+	}
+}
+
+func (c *conduct) post(w http.ResponseWriter, r *http.Request) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		http.Error(w, "Content-Type must be application/json", http.StatusUnsupportedMediaType)
+		return
+	}
+	body, err := io.ReadAll(r.Body) // the guard has capped it
+	if err != nil {
+		http.Error(w, "the request body could not be read", http.StatusBadRequest)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	m := parseMessage(body)
+	switch m.kind {
+	case kindBlank:
+		m = invalid(mcp.INVALID_REQUEST, "the request body is empty")
+		fallthrough
+	case kindInvalid:
+		writeJSON(w, http.StatusBadRequest, m.errorResponse())
+		return
+	}
+	if mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(m.metaVersion) {
+		c.modern(w, r, m)
+		return
+	}
+	sid := r.Header.Get(mcp.HeaderSessionID)
+	if m.kind == kindRequest && m.method == string(mcp.MethodInitialize) {
+		c.initialize(w, r)
+		return
+	}
+	if !c.begin(w, sid) {
+		return
+	}
+	defer c.sessions.done(sid)
+	switch {
+	case m.kind == kindNotification && m.method == string(mcp.MethodNotificationCancelled):
+		c.cancel(sid, m.cancels)
+	case m.kind == kindRequest:
+		c.request(w, r, sid, m)
+		return
+	}
+	c.next.ServeHTTP(w, r)
+}
+
+// modern serves a 2026-07-28 message. A notification changes nothing a
+// stateless server keeps, and is accepted as it is: notifications/cancelled
+// in particular, since a 2026-07-28 request is cancelled by closing its
+// stream (mcp-go and go-sdk both do), and its id alone, with no session,
+// names no single client's request.
+func (c *conduct) modern(w http.ResponseWriter, r *http.Request, m message) {
+	if m.kind == kindNotification {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	c.next.ServeHTTP(w, r)
+}
+
+// initialize lets mcp-go issue a session and records its id as the
+// answer's header goes out: a client may send its next request the moment
+// it reads the id, before mcp-go's handler has returned.
+func (c *conduct) initialize(w http.ResponseWriter, r *http.Request) {
+	if !c.sessions.room() {
+		http.Error(w, "too many sessions are open, each with a request in flight; retry later", http.StatusServiceUnavailable)
+		return
+	}
+	c.next.ServeHTTP(&watchedWriter{ResponseWriter: w, onHeader: func(status int, h http.Header) {
+		if id := h.Get(mcp.HeaderSessionID); status == http.StatusOK && id != "" {
+			c.sessions.add(id)
+		}
+	}}, r)
+}
+
+// request serves a legacy request whose client may cancel it: its context
+// ends then, and mcp-go, finding it ended, writes no response.
+func (c *conduct) request(w http.ResponseWriter, r *http.Request, sid string, m message) {
+	ctx, cancel := context.WithCancel(r.Context())
+	call := &httpCall{cancel: cancel}
+	key := sid + "\x00" + string(m.id)
+	c.mu.Lock()
+	c.calls[key] = call
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		if c.calls[key] == call {
+			delete(c.calls, key)
+		}
+		c.mu.Unlock()
+		cancel()
+	}()
+	rw := &watchedWriter{ResponseWriter: w}
+	c.next.ServeHTTP(rw, r.WithContext(ctx))
+	if call.cancelled.Load() && rw.status == 0 {
+		// A request is answered with JSON or an event stream: an empty
+		// stream it is, carrying no response.
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+	}
+}
+
+// cancel ends the session's request with the id, if it is in flight.
+func (c *conduct) cancel(sid string, id []byte) {
+	c.mu.Lock()
+	call := c.calls[sid+"\x00"+string(id)]
+	c.mu.Unlock()
+	if call != nil {
+		call.cancelled.Store(true)
+		call.cancel()
+	}
+}
+
+// sessionVerb serves GET (the session's stream) and DELETE (its end).
+func (c *conduct) sessionVerb(w http.ResponseWriter, r *http.Request) {
+	if mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) {
+		c.next.ServeHTTP(w, r) // 405: no sessions in 2026-07-28
+		return
+	}
+	sid := r.Header.Get(mcp.HeaderSessionID)
+	if r.Method == http.MethodDelete {
+		if sid == "" || !c.sessions.remove(sid) {
+			c.begin(w, sid) // answers 400 or 404
+			return
+		}
+		c.next.ServeHTTP(w, r)
+		return
+	}
+	if !c.begin(w, sid) {
+		return
+	}
+	defer c.sessions.done(sid)
+	c.next.ServeHTTP(w, r)
+}
+
+// begin marks a request of the live session sid in flight, or answers
+// 400 (no session id) or 404 (not a live session) and returns false.
+func (c *conduct) begin(w http.ResponseWriter, sid string) bool {
+	switch {
+	case sid == "":
+		http.Error(w, "the "+mcp.HeaderSessionID+" header is required: send initialize first", http.StatusBadRequest)
+	case !c.sessions.begin(sid):
+		http.Error(w, "no such session: it ended, expired, or was never issued; send initialize again", http.StatusNotFound)
+	default:
+		return true
+	}
+	return false
+}
+
+// forget makes mcp-go drop a session assent ended, as its client's DELETE
+// would have.
+func (c *conduct) forget(id string) {
+	req, err := http.NewRequest(http.MethodDelete, EndpointPath, nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set(mcp.HeaderSessionID, id)
+	c.next.ServeHTTP(&watchedWriter{ResponseWriter: discard{}}, req)
+	c.log.Debug("ended an idle HTTP session", "session", id)
+}
+
+// writeJSON writes a JSON body with status.
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
+}
