@@ -40,6 +40,15 @@ type Options struct {
 	// NoBell keeps the terminal bell quiet when a call starts waiting for
 	// the operator; by default it rings.
 	NoBell bool
+	// Console is the console's name, for `assent stdio --console NAME`,
+	// shown in the header; "" when it needs no naming (the default one).
+	Console string
+	// Confinement says how calls are confined on this machine, for the
+	// header ("sandboxed", or what is missing, loudly); "" shows nothing.
+	Confinement string
+	// Unconfined marks Confinement as a warning: calls run without the
+	// kernel sandbox.
+	Unconfined bool
 	// RememberedFile is where "always allow" rules are saved, named in the
 	// always dialog; "" names none.
 	RememberedFile string

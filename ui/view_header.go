@@ -36,6 +36,12 @@ func (m *Model) headerView() string {
 	if m.change != nil {
 		parts = append(parts, st.Warning.Render(iconWarning+" config changed (C)"))
 	}
+	if c := m.o.Confinement; c != "" && m.o.Unconfined {
+		parts = append(parts, st.Error.Render(iconWarning+" "+clean(c)))
+	}
+	if n := m.o.Console; n != "" {
+		parts = append(parts, "console "+clean(n))
+	}
 	if m.o.Endpoint != "" {
 		parts = append(parts, clean(m.o.Endpoint))
 	}
@@ -44,6 +50,9 @@ func (m *Model) headerView() string {
 	}
 	if m.journalErr == nil {
 		parts = append(parts, st.Muted.Render("journal ok"))
+	}
+	if c := m.o.Confinement; c != "" && !m.o.Unconfined {
+		parts = append(parts, st.Muted.Render(clean(c)))
 	}
 	room := m.width - width(left) - 2
 	for len(parts) > 0 && width(strings.Join(parts, "  ")) > room {

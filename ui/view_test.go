@@ -205,3 +205,19 @@ func TestView_Fatal(t *testing.T) {
 		t.Error("q did not quit the fatal view")
 	}
 }
+
+// The header names a console that is not the default one, and says loudly
+// when calls run without the sandbox.
+func TestHeader_ConsoleAndConfinement(t *testing.T) {
+	f := newFixture(t, nil)
+	h := newHarness(t, f, func(o *Options) {
+		o.Console, o.Confinement, o.Unconfined = "work", "unconfined: no Landlock", true
+	})
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+	header := strings.SplitN(ansi.Strip(h.screen()), "\n", 2)[0]
+	for _, want := range []string{"console work", "unconfined: no Landlock"} {
+		if !strings.Contains(header, want) {
+			t.Errorf("header %q lacks %q", header, want)
+		}
+	}
+}

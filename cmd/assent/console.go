@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/assent-sh/assent/server"
 	"github.com/assent-sh/assent/ui"
 
 	"github.com/assent-sh/assent/state"
@@ -66,7 +67,7 @@ func (o serveOptions) runConsole(ctx context.Context) error {
 	stopReplay := s.resubmit(uictx, o.replay, o.replayed)
 	uierr := ui.Run(uictx, ui.Options{Queue: s.app.queue, Endpoint: s.http.URL(), Token: tok,
 		Changes: changes, NoBell: o.noBell, NoNotify: o.noNotify, TokenFile: tokenFileShown(tokenFrom),
-		RememberedFile: s.app.queue.RememberedFile()},
+		RememberedFile: s.app.queue.RememberedFile(), Console: namedConsole(s.consoleName())},
 		tea.WithInput(tty), tea.WithOutput(tty), tea.WithoutSignalHandler())
 	cancel()
 	wg.Wait()
@@ -117,4 +118,13 @@ func tokenFileShown(from string) string {
 		return ""
 	}
 	return from
+}
+
+// namedConsole is the console's name when a relay must name it to reach it:
+// "" for the default name.
+func namedConsole(name string) string {
+	if name == server.DefaultConsoleName {
+		return ""
+	}
+	return name
 }
