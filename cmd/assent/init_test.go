@@ -114,3 +114,30 @@ func TestCompletion_Values(t *testing.T) {
 		}
 	}
 }
+
+// A --token-file that does not exist is an error, never a new token made in
+// its place (clients holding the old one would get 401), and a --journal
+// that does not exist is an error too.
+func TestFlags_MissingFilesAreErrors(t *testing.T) {
+	inTempState(t)
+	missing := filepath.Join(t.TempDir(), "no", "dir", "tok")
+	if _, err := run(t, "token", "--token-file", missing); err == nil || !strings.Contains(err.Error(), "--token-file "+missing) {
+		t.Errorf("token --token-file missing: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(missing)); err == nil {
+		t.Error("a directory was made for the missing token file")
+	}
+	if _, err := run(t, "token", "--rotate", "--token-file", missing); err == nil {
+		t.Error("rotate made directories for a token file")
+	}
+	if _, err := run(t, "log", "--journal", filepath.Join(t.TempDir(), "nonexistent")); err == nil {
+		t.Error("log --journal of a missing journal succeeded")
+	}
+	made := filepath.Join(t.TempDir(), "tok")
+	if out, err := run(t, "token", "--rotate", "--token-file", made); err != nil || len(strings.TrimSpace(out)) < 16 {
+		t.Fatalf("rotate into an existing directory: %v %q", err, out)
+	}
+	if out, err := run(t, "token", "--token-file", made); err != nil || len(strings.TrimSpace(out)) < 16 {
+		t.Errorf("an existing token file: %v %q", err, out)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -52,6 +53,11 @@ func runToken(w io.Writer, file string, rotate bool) error {
 		if err != nil {
 			return err
 		}
+		if file != "" {
+			if _, err := os.Stat(filepath.Dir(path)); err != nil {
+				return fmt.Errorf("--token-file %s: its directory: %w", file, unwrapPath(err))
+			}
+		}
 		tok, err := server.RotateToken(path)
 		if err != nil {
 			return err
@@ -83,8 +89,25 @@ func resolveToken(file string) (tok, from string, err error) {
 	if err != nil {
 		return "", "", err
 	}
+	if file != "" {
+		// A file named on the command line is one the operator's clients
+		// already hold the token of: a new one made in its place (or in a
+		// directory made for it) would lock them all out.
+		if _, err := os.Stat(path); err != nil {
+			return "", "", fmt.Errorf("--token-file %s: %w; give the file that holds the token, make one with `assent token --rotate --token-file %s`, or leave --token-file out to use the default", file, unwrapPath(err), file)
+		}
+	}
 	tok, err = server.LoadToken(path)
 	return tok, path, err
+}
+
+// unwrapPath drops the operation and path a PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // tokenPath is the token file: the one given, or "token" in the state

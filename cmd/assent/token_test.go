@@ -44,6 +44,9 @@ func TestToken_FromTheEnvironment(t *testing.T) {
 		t.Fatalf("short ASSENT_TOKEN: %v", err)
 	}
 	file := filepath.Join(t.TempDir(), "tok")
+	if _, err := run(t, "token", "--rotate", "--token-file", file); err != nil {
+		t.Fatal(err)
+	}
 	out, err := run(t, "token", "--token-file", file)
 	if err != nil || strings.Contains(out, "short") {
 		t.Fatalf("--token-file beats ASSENT_TOKEN: %q %v", out, err)
