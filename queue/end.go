@@ -79,17 +79,20 @@ func cancelEnding(cause error) Ending {
 
 // ranEnding is how a call whose program was to run ended. The runner
 // reports the first limit that ended the run (its timeout, the output cap,
-// or a cancelled context); a cancellation's cause says who cancelled.
+// or a cancelled context, which can also stop a start); a cancellation's
+// cause says who cancelled.
 func ranEnding(r exec.Result, runCtx context.Context) Ending {
 	switch {
+	case r.Cancelled:
+		// Also when the context ended before the program could start:
+		// who cancelled says how the call ended, not the start it missed.
+		return cancelEnding(context.Cause(runCtx))
 	case r.StartError != "":
 		return NotStarted
 	case r.TimedOut:
 		return TimedOut
 	case r.OverflowKilled:
 		return KilledAtCap
-	case r.Cancelled:
-		return cancelEnding(context.Cause(runCtx))
 	}
 	return Exited
 }

@@ -557,3 +557,18 @@ func TestJournal_SecretsMaskedByPosition(t *testing.T) {
 		}
 	}
 }
+
+// A call whose context ends just as it is to start was cancelled, by its
+// client or by shutdown, not "not started" as if its program were missing.
+func TestRun_CancelledAtStartIsACancellation(t *testing.T) {
+	f := newFixture(t, func(o *queue.Options) { o.Runner = exec.NewLocal(exec.Options{}) })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := f.Queue.Submit(ctx, f.Request("look", map[string]any{"what": "x"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := out.Call; c.Ending != queue.CancelledByClient {
+		t.Fatalf("ending %q (%s), want cancelled by the client", c.Ending, c.EndingText())
+	}
+}
