@@ -1,0 +1,70 @@
+package exec
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Support is what this machine lets the runner enforce, as `assent check`
+// and the console's header report it. Local.Probe finds it out.
+type Support struct {
+	// OS is the operating system, as Go names it.
+	OS string `json:"os"`
+	// Mode is the runner's sandbox mode.
+	Mode SandboxMode `json:"mode"`
+	// Landlock is the kernel's Landlock ABI version, 0 when it has none;
+	// NoLandlock then says why.
+	Landlock   int    `json:"landlock,omitempty"`
+	NoLandlock string `json:"no_landlock,omitempty"`
+	// NetNamespace says a command without network joins an empty network
+	// namespace (it takes CAP_SYS_ADMIN).
+	NetNamespace bool `json:"net_namespace,omitempty"`
+	// Seccomp says a command without network is refused every socket.
+	Seccomp bool `json:"seccomp,omitempty"`
+	// DropsCapabilities says a sandboxed program run as root loses every
+	// capability that could step around the sandbox.
+	DropsCapabilities bool `json:"drops_capabilities,omitempty"`
+	// Containment is how runs hold their processes.
+	Containment Containment `json:"containment"`
+	// PinnedExec says a pinned program runs from the very file whose
+	// identity was checked (through /proc/self/fd), not by its path again.
+	PinnedExec bool `json:"pinned_exec,omitempty"`
+}
+
+// Network says how a command without network has it denied here:
+// "denied (namespace, seccomp, landlock)", "tcp-denied (landlock)" or
+// "unconfined".
+func (s Support) Network() string {
+	var by []string
+	if s.NetNamespace {
+		by = append(by, "namespace")
+	}
+	if s.Seccomp {
+		by = append(by, "seccomp")
+	}
+	if s.Landlock >= 4 {
+		by = append(by, "landlock")
+	}
+	switch {
+	case s.NetNamespace || s.Seccomp:
+		return NetworkDenied + " (" + strings.Join(by, ", ") + ")"
+	case len(by) > 0:
+		return NetworkTCPDenied + " (" + strings.Join(by, ", ") + ")"
+	}
+	return NetworkUnconfined
+}
+
+// String is one line for the console header and `assent check`, for
+// example "sandbox best-effort: landlock v7 · network denied (namespace,
+// seccomp, landlock) · subreaper" or "sandbox best-effort: unconfined (the
+// kernel has no Landlock) · network unconfined · process-group".
+func (s Support) String() string {
+	fsPart := fmt.Sprintf("landlock v%d", s.Landlock)
+	if s.Landlock == 0 {
+		fsPart = "unconfined (" + s.NoLandlock + ")"
+	}
+	if s.Mode == SandboxOff {
+		return "sandbox off · " + string(s.Containment)
+	}
+	return fmt.Sprintf("sandbox %s: %s · network %s · %s", s.Mode, fsPart, s.Network(), s.Containment)
+}
