@@ -107,11 +107,79 @@ func runHelper(mode string, args []string) int {
 		time.Sleep(time.Minute)
 	case "leave": // exit, leaving a grandchild holding stdout in our group or its own session
 		fmt.Printf("%d %d\n", os.Getpid(), startHold(args[0] == "session"))
+	case "create": // create the file args[0]; say why not
+		return reportErr(createFile(args[0]))
+	case "read": // print the file args[0]; say why not
+		b, err := os.ReadFile(args[0])
+		os.Stdout.Write(b)
+		return reportErr(err)
+	case "connect": // a plain TCP (or, with "mptcp", MPTCP) connect to args[0], "127.0.0.1:port"
+		return reportErr(connectTo(args[0], len(args) > 1 && args[1] == "mptcp"))
+	case "escape": // leave a process marked args[1] behind: "setsid" or "double" fork; then "wait" or "exit"
+		startEscapee(args[0], args[1])
+		os.Stdout.WriteString("ready\n")
+		if args[2] == "wait" {
+			time.Sleep(time.Minute)
+		}
+	case "middle": // start a marked holder in this group, and exit: the second fork of a double fork
+		startMarked(false, args[0])
 	default:
 		fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
 		return 2
 	}
 	return 0
+}
+
+// reportErr prints err to stderr and returns 1, or returns 0 for nil.
+func reportErr(err error) int {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// createFile creates path, which must not exist.
+func createFile(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// startEscapee leaves a holder marked with marker behind, out of this
+// process's group ("setsid": in a session of its own) or orphaned by a
+// parent that exits at once ("double": a double fork), and waits until it
+// runs.
+func startEscapee(how, marker string) {
+	if how == "setsid" {
+		startMarked(true, marker)
+		return
+	}
+	exe, _ := os.Executable()
+	c := osexec.Command(exe, marker)
+	c.Env = helperEnviron("middle")
+	if err := c.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+}
+
+// startMarked starts a "hold" process with marker as its argument, which
+// a test finds it by in /proc, with no pipes of this process's.
+func startMarked(ownSession bool, marker string) {
+	exe, err := os.Executable()
+	if err == nil {
+		c := osexec.Command(exe, marker)
+		c.Env = helperEnviron("hold")
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: ownSession}
+		err = c.Start()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 }
 
 // startHold starts a "hold" grandchild sharing this process's stdout and

@@ -82,7 +82,7 @@ func (s *sandboxes) build(cmd Command, prog *programFile) (*spawner, error) {
 	}
 	sp := &spawner{owner: s, reqs: make(chan *spawnReq)}
 	ready := make(chan threadResult)
-	go sp.run(confine, ready)
+	go sp.run(sp.reqs, confine, ready)
 	res := <-ready
 	if res.err != nil {
 		return nil, res.err

@@ -33,6 +33,7 @@ type spawner struct {
 	// Guarded by owner.mu.
 	refs    int    // starts handed out and not yet released
 	retired bool   // no new starts; the thread ends once refs is 0
+	ended   bool   // reqs is closed
 	used    uint64 // when last handed out, for choosing whom to retire
 }
 
@@ -48,7 +49,7 @@ type threadParts struct {
 // run is the spawner's goroutine: it locks itself to its thread for good,
 // confines it, reports how that went, and then forks what it is handed
 // until it is retired.
-func (sp *spawner) run(confine confineThread, ready chan<- threadResult) {
+func (sp *spawner) run(reqs <-chan *spawnReq, confine confineThread, ready chan<- threadResult) {
 	runtime.LockOSThread()
 	// No UnlockOSThread: the thread is confined for good, and ends with
 	// this goroutine.
@@ -57,7 +58,7 @@ func (sp *spawner) run(confine confineThread, ready chan<- threadResult) {
 	if err != nil {
 		return
 	}
-	for s := range sp.reqs {
+	for s := range reqs {
 		s.forkExec()
 		close(s.done)
 	}
@@ -94,8 +95,8 @@ func (sp *spawner) retire() {
 // endIfIdle ends a retired spawner with no start out. Called with owner.mu
 // held.
 func (sp *spawner) endIfIdle() {
-	if sp.retired && sp.refs == 0 && sp.reqs != nil {
+	if sp.retired && sp.refs == 0 && !sp.ended {
 		close(sp.reqs)
-		sp.reqs = nil
+		sp.ended = true
 	}
 }
