@@ -21,13 +21,15 @@ func TestCommandHash_CoversTheConfinement(t *testing.T) {
 		"empty sandbox":       func(c *Command) { c.Sandbox = &Sandbox{} },
 		"a wider read set":    func(c *Command) { c.Sandbox = &Sandbox{Read: []string{"/"}, Write: []string{"/srv/out"}} },
 		"read moved to write": func(c *Command) { c.Sandbox = &Sandbox{Write: []string{"/srv", "/srv/out"}} },
-		"network":             func(c *Command) { c.Sandbox = &Sandbox{Read: []string{"/srv"}, Write: []string{"/srv/out"}, Network: true} },
-		"another inode":       func(c *Command) { c.Program.Ino = 9 },
-		"another size":        func(c *Command) { c.Program.Size = 9 },
-		"another ctime":       func(c *Command) { c.Program.Ctime = at.Add(time.Nanosecond) },
-		"unpinned":            func(c *Command) { c.Program = Identity{} },
-		"a path check less":   func(c *Command) { c.Paths = nil },
-		"another resolution":  func(c *Command) { c.Paths = []PathCheck{{Given: "/srv/a", Resolved: "/etc/a"}} },
+		"network": func(c *Command) {
+			c.Sandbox = &Sandbox{Read: []string{"/srv"}, Write: []string{"/srv/out"}, Network: true}
+		},
+		"another inode":      func(c *Command) { c.Program.Ino = 9 },
+		"another size":       func(c *Command) { c.Program.Size = 9 },
+		"another ctime":      func(c *Command) { c.Program.Ctime = at.Add(time.Nanosecond) },
+		"unpinned":           func(c *Command) { c.Program = Identity{} },
+		"a path check less":  func(c *Command) { c.Paths = nil },
+		"another resolution": func(c *Command) { c.Paths = []PathCheck{{Given: "/srv/a", Resolved: "/etc/a"}} },
 	}
 	h := base.Hash()
 	for name, v := range variants {
