@@ -56,9 +56,10 @@ func endOnReady() (context.Context, context.CancelFunc, func(Chunk)) {
 
 func TestLocalRun_NothingEscapes(t *testing.T) {
 	// The call leaves a process behind that ignores SIGTERM and holds none
-	// of its pipes: one in a session of its own (setsid), one orphaned by a
-	// parent that exits at once (a double fork). However the call ends, no
-	// process of it is left when Run returns.
+	// of its pipes, out of the call's process group: one in a session of its
+	// own (setsid), one in a group of its own orphaned by a parent that
+	// exits at once (a double fork). However the call ends, no process of
+	// it is left when Run returns.
 	const slack = 5 * time.Second
 	type ending struct {
 		name  string

@@ -121,7 +121,7 @@ func runHelper(mode string, args []string) int {
 		if args[2] == "wait" {
 			time.Sleep(time.Minute)
 		}
-	case "middle": // start a marked holder in this group, and exit: the second fork of a double fork
+	case "middle": // start a marked holder in a group of its own, and exit: the second fork of a double fork
 		startMarked(false, args[0])
 	default:
 		fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
@@ -149,9 +149,9 @@ func createFile(path string) error {
 }
 
 // startEscapee leaves a holder marked with marker behind, out of this
-// process's group ("setsid": in a session of its own) or orphaned by a
-// parent that exits at once ("double": a double fork), and waits until it
-// runs.
+// process's group: in a session of its own ("setsid"), or in a group of
+// its own and orphaned by a parent that exits at once ("double": a double
+// fork, as a daemon makes one), and waits until it runs.
 func startEscapee(how, marker string) {
 	if how == "setsid" {
 		startMarked(true, marker)
@@ -167,13 +167,14 @@ func startEscapee(how, marker string) {
 }
 
 // startMarked starts a "hold" process with marker as its argument, which
-// a test finds it by in /proc, with no pipes of this process's.
+// a test finds it by in /proc, with no pipes of this process's, in a
+// session of its own or else in a group of its own.
 func startMarked(ownSession bool, marker string) {
 	exe, err := os.Executable()
 	if err == nil {
 		c := osexec.Command(exe, marker)
 		c.Env = helperEnviron("hold")
-		c.SysProcAttr = &syscall.SysProcAttr{Setsid: ownSession}
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: ownSession, Setpgid: !ownSession}
 		err = c.Start()
 	}
 	if err != nil {
