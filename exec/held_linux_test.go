@@ -135,8 +135,9 @@ func TestLocalRun_SwappedProgramIsRefused(t *testing.T) {
 
 func TestLocalRun_PinnedProgramRunsFromTheCheckedFile(t *testing.T) {
 	// A pinned binary is executed through the descriptor whose identity
-	// was compared, so the kernel runs that file even if the path were
-	// swapped in between; the child's /proc/self/exe is the pinned file.
+	// was compared (execveat with AT_EMPTY_PATH), so the kernel runs that
+	// file even if the path were swapped in between: the child's AT_EXECFN
+	// is then /dev/fd/N, not the path. An unpinned one runs by its path.
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -145,22 +146,20 @@ func TestLocalRun_PinnedProgramRunsFromTheCheckedFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := helperCmd(t, "read", "/proc/self/stat")
-	cmd.Program = id
 	l := NewLocal(Options{})
 	t.Cleanup(func() { l.Close() })
-	res := l.Run(context.Background(), cmd, nil)
-	if res.ExitCode != 0 {
-		t.Fatalf("exit %d, stderr %q, start %q", res.ExitCode, res.Stderr.Data, res.StartError)
-	}
-	// The kernel names a process started through /proc/self/fd/N "N".
-	e, err := parseStat(string(res.Stdout.Data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := string(res.Stdout.Data)
-	name = name[strings.IndexByte(name, '(')+1 : strings.LastIndexByte(name, ')')]
-	if strings.Trim(name, "0123456789") != "" {
-		t.Errorf("process %d is named %q; want the descriptor number it was started through", e.pid, name)
+	for _, pinned := range []bool{true, false} {
+		cmd := helperCmd(t, "execfn")
+		if pinned {
+			cmd.Program = id
+		}
+		res := l.Run(context.Background(), cmd, nil)
+		if res.ExitCode != 0 {
+			t.Fatalf("exit %d, stderr %q, start %q", res.ExitCode, res.Stderr.Data, res.StartError)
+		}
+		got := string(res.Stdout.Data)
+		if byFD := strings.HasPrefix(got, "/dev/fd/"); byFD != pinned {
+			t.Errorf("pinned %v: the kernel ran %q", pinned, got)
+		}
 	}
 }

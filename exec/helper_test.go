@@ -113,6 +113,10 @@ func runHelper(mode string, args []string) int {
 		b, err := os.ReadFile(args[0])
 		os.Stdout.Write(b)
 		return reportErr(err)
+	case "execfn": // the name the kernel executed this program by
+		name, err := execFn()
+		os.Stdout.WriteString(name)
+		return reportErr(err)
 	case "connect": // a plain TCP (or, with "mptcp", MPTCP) connect to args[0], "127.0.0.1:port"
 		return reportErr(connectTo(args[0], len(args) > 1 && args[1] == "mptcp"))
 	case "escape": // leave a process marked args[1] behind: "setsid" or "double" fork; then "wait" or "exit"

@@ -95,7 +95,7 @@ func newRuleset(abi int, denyTCP bool) (*ruleset, error) {
 	return &ruleset{fd: int(fd), abi: abi, handled: attr.Access_fs}, nil
 }
 
-// close releases the ruleset; a thread restricted by it stays restricted.
+// close releases the ruleset; a process restricted by it stays restricted.
 func (rs *ruleset) close() { unix.Close(rs.fd) }
 
 // allow lets the sandbox do what rights allow below the file or directory
@@ -118,29 +118,6 @@ func (rs *ruleset) allow(fd int, rights uint64) error {
 		uintptr(unsafe.Pointer(&attr)), 0, 0, 0)
 	if errno != 0 {
 		return fmt.Errorf("landlock_add_rule: %v", errno)
-	}
-	return nil
-}
-
-// restrictThread confines the calling thread, and every process it forks
-// from now on, to rs. It must run on a thread locked to its goroutine that
-// ends with it: no_new_privs and the Landlock domain are per thread and can
-// never be lifted. Without LANDLOCK_RESTRICT_SELF_TSYNC the kernel applies
-// it to this thread alone, which is the point: assent's other threads stay
-// free.
-func restrictThread(rs *ruleset) error {
-	if _, _, errno := syscall.RawSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(rs.fd), 0, 0); errno != 0 {
-		return fmt.Errorf("landlock_restrict_self: %v", errno)
-	}
-	return nil
-}
-
-// noNewPrivs sets no_new_privs on the calling thread, which Landlock and
-// seccomp require of an unprivileged caller and which keeps a set-user-ID
-// program from gaining privileges in the sandbox.
-func noNewPrivs() error {
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no_new_privs: %v", err)
 	}
 	return nil
 }

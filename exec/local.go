@@ -76,7 +76,7 @@ const (
 
 // Local runs commands as child processes of this one. One Local serves any
 // number of concurrent runs. Besides its options it keeps what is built
-// once and shared by runs (sandbox rules and the threads that apply them,
+// once and shared by runs (sandbox rules, the empty network namespace,
 // /dev/null); Close releases it.
 type Local struct {
 	opts    Options
@@ -133,9 +133,9 @@ func NewLocal(o Options) *Local {
 	return l
 }
 
-// Close releases what the runner built for its runs: the threads that
-// start sandboxed commands and the descriptors it keeps. Runs still going
-// are not affected; runs started after Close build what they need again.
+// Close releases what the runner built for its runs: the sandboxes' rules
+// and the namespace. Runs still going are not affected; runs started after
+// Close build what they need again.
 func (l *Local) Close() error {
 	l.os.close()
 	return nil

@@ -22,6 +22,9 @@ type osState struct {
 
 	pidnsOnce sync.Once
 	pidnsOK   bool
+
+	rawForkOnce sync.Once
+	rawForkOK   bool
 }
 
 // init opens what runs share. The descriptor is closed once the Local is
@@ -29,6 +32,9 @@ type osState struct {
 func (s *osState) init(l *Local) {
 	s.devnullFD = -1
 	fd, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err == nil {
+		fd, err = aboveStdio(fd)
+	}
 	if err != nil {
 		s.devnullErr = &fs.PathError{Op: "open", Path: "/dev/null", Err: err}
 	} else {
@@ -46,7 +52,7 @@ func (s *osState) devnull() (int, error) {
 	return s.devnullFD, nil
 }
 
-// close retires the sandbox threads.
+// close releases the sandboxes.
 func (s *osState) close() { s.sandbox.close() }
 
 // pidns reports, once, whether children may get PID namespaces.

@@ -10,12 +10,11 @@ import (
 
 // newEmptyNetns makes a network namespace with nothing in it (a loopback
 // interface that is down) and returns a descriptor that keeps it, for the
-// threads that start commands without network to join. One is made per
-// runner and shared: making a namespace costs over half a millisecond on
-// this kind of machine, far more than the whole budget of a call's
-// sandbox, while joining one costs a few microseconds, once per thread.
-// It needs CAP_SYS_ADMIN; without it the network is denied by seccomp and
-// Landlock alone.
+// children of commands without network to join. One is made per runner and
+// shared: making a namespace cost over half a millisecond per call on this
+// kind of machine, far more than the whole budget of a call's sandbox,
+// while joining one is a single setns in the child. It needs CAP_SYS_ADMIN;
+// without it the network is denied by seccomp and Landlock alone.
 func newEmptyNetns() (int, error) {
 	type result struct {
 		fd  int
@@ -36,7 +35,3 @@ func newEmptyNetns() (int, error) {
 	r := <-ch
 	return r.fd, r.err
 }
-
-// joinNetns moves the calling thread, locked to its goroutine for good,
-// into the namespace fd keeps.
-func joinNetns(fd int) error { return unix.Setns(fd, unix.CLONE_NEWNET) }

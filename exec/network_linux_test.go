@@ -123,7 +123,7 @@ func TestSandbox_EachNetworkLayerDeniesAlone(t *testing.T) {
 			s := &l.os.sandbox
 			s.probe()
 			if tt.keep != "seccomp" {
-				s.filter = nil
+				s.filter, s.fprog = nil, nil
 			}
 			if tt.keep != "namespace" {
 				s.close() // lets go of the namespace Probe made

@@ -5,6 +5,8 @@ package exec
 import (
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // newPipe returns a pipe for one of a child's output streams as two raw
@@ -17,7 +19,30 @@ func newPipe() (r, w int, err error) {
 	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
 		return -1, -1, os.NewSyscallError("pipe2", err)
 	}
+	if p[0], err = aboveStdio(p[0]); err == nil {
+		p[1], err = aboveStdio(p[1])
+	}
+	if err != nil {
+		syscall.Close(p[0])
+		syscall.Close(p[1])
+		return -1, -1, err
+	}
 	return p[0], p[1], nil
+}
+
+// aboveStdio returns fd moved to 3 or higher when it is 0, 1 or 2 (this
+// process runs with a standard stream closed), so that a child putting its
+// streams in place never finds one of its sources already there.
+func aboveStdio(fd int) (int, error) {
+	if fd > 2 {
+		return fd, nil
+	}
+	moved, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 3)
+	syscall.Close(fd)
+	if err != nil {
+		return -1, os.NewSyscallError("fcntl", err)
+	}
+	return moved, nil
 }
 
 // growPipe asks the kernel for a pipe of readSize bytes instead of the

@@ -2,11 +2,7 @@
 
 package exec
 
-import (
-	"strconv"
-
-	"golang.org/x/sys/unix"
-)
+import "golang.org/x/sys/unix"
 
 // prepare decides how cmd starts and checks that it may: its path arguments
 // still resolve as they did when it was shown, its program is still the file
@@ -14,7 +10,7 @@ import (
 // returns the plan, and why the call may not run if it may not; a refused
 // plan holds nothing.
 func (l *Local) prepare(cmd Command) (*plan, string) {
-	pl := &plan{prog: -1, execPath: cmd.Path}
+	pl := &plan{prog: -1}
 	pl.conf.Containment = l.containment()
 	if pl.conf.Containment == ContainPIDNamespace {
 		pl.cloneflags = unix.CLONE_NEWPID
@@ -43,9 +39,7 @@ func (l *Local) prepare(cmd Command) (*plan, string) {
 		// the path it is given, and the descriptor is closed by then; a
 		// script is run by its path, and its interpreter reads it by path
 		// anyway, a race no way of starting it closes.
-		if len(prog.interp) == 0 {
-			pl.execPath = "/proc/self/fd/" + strconv.Itoa(prog.fd)
-		}
+		pl.execFD = len(prog.interp) == 0
 	}
 	if why := l.confine(pl, cmd, prog); why != "" {
 		pl.release()

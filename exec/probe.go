@@ -21,8 +21,9 @@ type Support struct {
 	NetNamespace bool `json:"net_namespace,omitempty"`
 	// Seccomp says a command without network is refused every socket.
 	Seccomp bool `json:"seccomp,omitempty"`
-	// DropsCapabilities says a sandboxed program run as root loses every
-	// capability that could step around the sandbox.
+	// DropsCapabilities says a sandboxed program run as root gets no
+	// capabilities (a root that keeps them can step around any sandbox:
+	// kernel modules, raw I/O, bpf, mounts).
 	DropsCapabilities bool `json:"drops_capabilities,omitempty"`
 	// Containment is how runs hold their processes.
 	Containment Containment `json:"containment"`

@@ -5,8 +5,6 @@ package exec
 import (
 	"os"
 	"runtime"
-
-	"golang.org/x/sys/unix"
 )
 
 // Probe finds out what this machine lets the runner enforce: the Landlock
@@ -22,9 +20,7 @@ func (l *Local) Probe() Support {
 	fd, _ := s.netns()
 	s.mu.Unlock()
 	sup.NetNamespace = fd >= 0
-	if eff, err := statusMask(os.Getpid(), "CapEff"); err == nil && eff&(1<<unix.CAP_SETPCAP) != 0 {
-		sup.DropsCapabilities = true
-	}
+	sup.DropsCapabilities = s.noRoot
 	sup.Containment = l.containment()
 	_, err := os.Stat("/proc/self/fd")
 	sup.PinnedExec = err == nil

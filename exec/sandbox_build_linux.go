@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // fileID names a file by device and inode; the zero value means it did
@@ -30,70 +32,42 @@ func pathIDs(sb *Sandbox) []fileID {
 // sameIDs reports whether two pathIDs results agree.
 func sameIDs(a, b []fileID) bool { return slices.Equal(a, b) }
 
-// build makes the spawner for cmd's sandbox: the Landlock rules (when the
-// kernel has Landlock), and a thread that joins the empty network
-// namespace, installs the socket filter and drops capabilities (when the
-// command has no network), and confines itself. Called with mu held.
-func (s *sandboxes) build(cmd Command, prog *programFile) (*spawner, error) {
+// build makes the rules for cmd's sandbox: the Landlock ruleset (when the
+// kernel has Landlock) and, when the command has no network, a descriptor
+// of the empty network namespace and the socket filter. Called with mu
+// held.
+func (s *sandboxes) build(cmd Command, prog *programFile) (*sandboxRules, error) {
 	sb := cmd.Sandbox
-	denyNet := !sb.Network
-	var rs *ruleset
+	sr := &sandboxRules{owner: s, landlock: -1, netns: -1}
 	if s.abi > 0 {
-		var err error
-		if rs, err = s.rules(sb, prog); err != nil {
+		rs, err := s.ruleset(sb, prog)
+		if err != nil {
 			return nil, err
 		}
-		defer rs.close() // the thread keeps the domain; the fd may go
+		sr.landlock = rs.fd
 	}
-	netnsFD := -1
 	var netnsErr error
-	if denyNet {
-		netnsFD, netnsErr = s.netns()
+	if !sb.Network {
+		var fd int
+		if fd, netnsErr = s.netns(); netnsErr == nil {
+			// Each sandbox keeps a descriptor of its own, so closing the
+			// runner cannot pull it from under a child about to join.
+			if sr.netns, netnsErr = unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 3); netnsErr != nil {
+				sr.netns = -1
+			}
+		}
+		sr.filter = s.fprog != nil
 	}
-	var filter = s.filter
-	if !denyNet {
-		filter = nil
-	}
-	if rs == nil && netnsFD < 0 && filter == nil {
+	if sr.landlock < 0 && sr.netns < 0 && !sr.filter {
 		return nil, errors.New(s.noABI)
 	}
-	confine := func() (threadParts, error) {
-		var p threadParts
-		if netnsFD >= 0 {
-			p.netns = joinNetns(netnsFD) == nil
-		}
-		p.caps = dropCapabilities()
-		if err := noNewPrivs(); err != nil {
-			return p, err
-		}
-		if filter != nil {
-			if err := installFilter(filter); err != nil {
-				return p, err
-			}
-			p.seccomp = true
-		}
-		if rs != nil {
-			if err := restrictThread(rs); err != nil {
-				return p, err
-			}
-			p.landlock = true
-		}
-		return p, nil
-	}
-	sp := &spawner{owner: s, reqs: make(chan *spawnReq)}
-	ready := make(chan threadResult)
-	go sp.run(sp.reqs, confine, ready)
-	res := <-ready
-	if res.err != nil {
-		return nil, res.err
-	}
-	sp.conf, sp.missing = s.describe(sb, res.parts, netnsErr)
-	return sp, nil
+	sr.conf, sr.missing = s.describe(sb, sr, netnsErr)
+	return sr, nil
 }
 
-// rules makes the Landlock ruleset for sb: the system base, the program
+// ruleset makes the Landlock ruleset for sb: the system base, the program
 // and its interpreters, the read set and the write set.
-func (s *sandboxes) rules(sb *Sandbox, prog *programFile) (*ruleset, error) {
+func (s *sandboxes) ruleset(sb *Sandbox, prog *programFile) (*ruleset, error) {
 	rs, err := newRuleset(s.abi, !sb.Network)
 	if err != nil {
 		return nil, err
@@ -124,11 +98,12 @@ func (s *sandboxes) rules(sb *Sandbox, prog *programFile) (*ruleset, error) {
 	return rs, nil
 }
 
-// describe says what a thread that applied parts confines, for the
-// Result, and what of sb it could not apply.
-func (s *sandboxes) describe(sb *Sandbox, parts threadParts, netnsErr error) (Confinement, string) {
+// describe says what sr confines, for the Result, and what of sb this
+// system cannot apply.
+func (s *sandboxes) describe(sb *Sandbox, sr *sandboxRules, netnsErr error) (Confinement, string) {
 	var c Confinement
 	var missing []string
+	parts := struct{ landlock, netns, seccomp bool }{sr.landlock >= 0, sr.netns >= 0, sr.filter}
 	if parts.landlock {
 		c.Landlock = s.abi
 	} else {

@@ -4,20 +4,21 @@ package exec
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
 )
 
-// maxSpawners bounds the threads kept to carry sandboxes, one per distinct
-// sandbox (in practice one per tool); past it, the one used least recently
-// and idle is retired.
-const maxSpawners = 64
+// maxRules bounds the sandboxes kept built, one per distinct sandbox (in
+// practice one per tool); past it, the one used least recently and idle is
+// retired.
+const maxRules = 256
 
 // sandboxes is the sandbox machinery a Local keeps: what the kernel
-// offers, found once, the shared empty network namespace, and one spawner
-// per sandbox in use.
+// offers, found once, the shared empty network namespace, and the rules of
+// each sandbox in use.
 type sandboxes struct {
 	l *Local
 
@@ -25,11 +26,13 @@ type sandboxes struct {
 	abi       int    // Landlock ABI, 0 when none
 	noABI     string // why there is none
 	filter    []unix.SockFilter
+	fprog     *unix.SockFprog // the filter as prctl takes it, nil when none
+	noRoot    bool            // this process may keep root's capabilities from a child
 
 	mu       sync.Mutex
 	netnsFD  int // -1 when none is made (yet, or at all)
 	netnsErr error
-	spawners map[string]*spawner
+	rules    map[string]*sandboxRules
 	clock    uint64
 }
 
@@ -51,18 +54,27 @@ func (s *sandboxes) probe() {
 		default:
 			s.abi = abi
 		}
-		s.filter = socketFilter()
+		switch {
+		case !s.l.os.rawFork():
+			s.abi, s.noABI = 0, "the runner cannot start a confined child here (it needs clone3, Linux 5.5, on amd64 or arm64)"
+		default:
+			if s.filter = socketFilter(); s.filter != nil {
+				s.fprog = &unix.SockFprog{Len: uint16(len(s.filter)), Filter: &s.filter[0]}
+			}
+			eff, err := statusMask(os.Getpid(), "CapEff")
+			s.noRoot = err == nil && eff&(1<<unix.CAP_SETPCAP) != 0
+		}
 	})
 }
 
-// close retires every spawner and lets the namespace go; runs started
+// close retires every sandbox and lets the namespace go; runs started
 // later build them again.
 func (s *sandboxes) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for k, sp := range s.spawners {
-		sp.retire()
-		delete(s.spawners, k)
+	for k, sr := range s.rules {
+		sr.retire()
+		delete(s.rules, k)
 	}
 	if s.netnsFD >= 0 {
 		unix.Close(s.netnsFD)
@@ -70,8 +82,8 @@ func (s *sandboxes) close() {
 	s.netnsFD, s.netnsErr = -1, nil
 }
 
-// confine decides how cmd is confined and fills pl with it: a spawner to
-// fork it in its sandbox, and what the Result will say. It returns why the
+// confine decides how cmd is confined and fills pl with it: the rules the
+// child applies to itself, and what the Result will say. It returns why the
 // call may not run, when the mode requires a sandbox this system cannot
 // give it.
 func (l *Local) confine(pl *plan, cmd Command, prog *programFile) string {
@@ -93,7 +105,7 @@ func (l *Local) confine(pl *plan, cmd Command, prog *programFile) string {
 		_, why := explainStart(cmd, unix.ENOENT)
 		return why
 	}
-	sp, err := l.os.sandbox.spawnerFor(cmd, prog)
+	sr, err := l.os.sandbox.rulesFor(cmd, prog)
 	if err != nil {
 		pl.conf.Unconfined = err.Error()
 		if required {
@@ -101,18 +113,18 @@ func (l *Local) confine(pl *plan, cmd Command, prog *programFile) string {
 		}
 		return ""
 	}
-	pl.conf.Landlock, pl.conf.Network, pl.conf.NetworkBy = sp.conf.Landlock, sp.conf.Network, sp.conf.NetworkBy
-	pl.conf.Unconfined = sp.missing
-	if required && sp.missing != "" {
-		sp.release()
-		return "sandbox required, but " + sp.missing
+	pl.conf.Landlock, pl.conf.Network, pl.conf.NetworkBy = sr.conf.Landlock, sr.conf.Network, sr.conf.NetworkBy
+	pl.conf.Unconfined = sr.missing
+	if required && sr.missing != "" {
+		sr.release()
+		return "sandbox required, but " + sr.missing
 	}
-	pl.spawner = sp
+	pl.rules = sr
 	return ""
 }
 
-// sandboxKey names what a spawner's thread is confined to: the program
-// file, its interpreters, the sets and the network.
+// sandboxKey names a sandbox: the program file, its interpreters, the
+// sets and the network.
 func sandboxKey(sb *Sandbox, prog *programFile) string {
 	var b strings.Builder
 	b.WriteString(prog.id.String())
@@ -131,59 +143,58 @@ func sandboxKey(sb *Sandbox, prog *programFile) string {
 	return b.String()
 }
 
-// spawnerFor returns the spawner for cmd's sandbox, holding a start on it,
-// built (and its thread confined) on first use. One whose paths no longer
-// name the directories its rules were made for (a root removed and made
-// again) is replaced.
-func (s *sandboxes) spawnerFor(cmd Command, prog *programFile) (*spawner, error) {
+// rulesFor returns the rules of cmd's sandbox, holding them for one start,
+// built on first use. Rules whose paths no longer name the directories
+// they were made for (a root removed and made again) are replaced.
+func (s *sandboxes) rulesFor(cmd Command, prog *programFile) (*sandboxRules, error) {
 	s.probe()
 	key := sandboxKey(cmd.Sandbox, prog)
 	ids := pathIDs(cmd.Sandbox)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.clock++
-	if sp := s.spawners[key]; sp != nil {
-		if sameIDs(sp.ids, ids) {
-			sp.refs++
-			sp.used = s.clock
-			return sp, nil
+	if sr := s.rules[key]; sr != nil {
+		if sameIDs(sr.ids, ids) {
+			sr.refs++
+			sr.used = s.clock
+			return sr, nil
 		}
-		sp.retire()
-		delete(s.spawners, key)
+		sr.retire()
+		delete(s.rules, key)
 	}
-	sp, err := s.build(cmd, prog)
+	sr, err := s.build(cmd, prog)
 	if err != nil {
 		return nil, err
 	}
-	sp.key, sp.ids, sp.refs, sp.used = key, ids, 1, s.clock
+	sr.key, sr.ids, sr.refs, sr.used = key, ids, 1, s.clock
 	if !s.makeRoom() {
-		sp.retired = true // every kept one is busy: this one serves one start
-		return sp, nil
+		sr.retired = true // every kept one is in use: these serve one start
+		return sr, nil
 	}
-	if s.spawners == nil {
-		s.spawners = make(map[string]*spawner)
+	if s.rules == nil {
+		s.rules = make(map[string]*sandboxRules)
 	}
-	s.spawners[key] = sp
-	return sp, nil
+	s.rules[key] = sr
+	return sr, nil
 }
 
-// makeRoom retires the least recently used idle spawner when the limit is
+// makeRoom retires the least recently used idle rules when the limit is
 // reached, and reports whether there is room. Called with mu held.
 func (s *sandboxes) makeRoom() bool {
-	if len(s.spawners) < maxSpawners {
+	if len(s.rules) < maxRules {
 		return true
 	}
-	var oldest *spawner
-	for _, sp := range s.spawners {
-		if sp.refs == 0 && (oldest == nil || sp.used < oldest.used) {
-			oldest = sp
+	var oldest *sandboxRules
+	for _, sr := range s.rules {
+		if sr.refs == 0 && (oldest == nil || sr.used < oldest.used) {
+			oldest = sr
 		}
 	}
 	if oldest == nil {
 		return false
 	}
 	oldest.retire()
-	delete(s.spawners, oldest.key)
+	delete(s.rules, oldest.key)
 	return true
 }
 

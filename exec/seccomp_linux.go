@@ -2,12 +2,7 @@
 
 package exec
 
-import (
-	"fmt"
-	"unsafe"
-
-	"golang.org/x/sys/unix"
-)
+import "golang.org/x/sys/unix"
 
 // seccompArch is what the socket filter needs of one system call ABI the
 // kernel runs programs with.
@@ -65,15 +60,4 @@ func socketFilter() []unix.SockFilter {
 		prog[i].Jt = uint8(deny - i - 1)
 	}
 	return prog
-}
-
-// installFilter adds prog to the calling thread's seccomp filters. Without
-// SECCOMP_FILTER_FLAG_TSYNC it applies to this thread alone (and what it
-// forks), like the Landlock domain; no_new_privs must be set.
-func installFilter(prog []unix.SockFilter) error {
-	fp := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fp)), 0, 0); err != nil {
-		return fmt.Errorf("seccomp: %v", err)
-	}
-	return nil
 }

@@ -3,7 +3,6 @@
 package exec
 
 import (
-	"runtime"
 	"sync/atomic"
 	"syscall"
 
@@ -13,16 +12,14 @@ import (
 // plan is how one command will be started, decided before the fork.
 type plan struct {
 	conf Confinement
-	// execPath is what execve gets: /proc/self/fd/N for a pinned program,
-	// so that the file whose identity was checked is the file that runs, or
-	// the command's path.
-	execPath string
 	// prog is the program opened with O_PATH, or -1; closed once the child
 	// has been started.
 	prog int
-	// spawner, when set, forks the child from a thread that carries the
-	// command's sandbox; nil forks it from the calling thread.
-	spawner *spawner
+	// execFD says the child executes prog itself, so that the file whose
+	// identity was checked is the file that runs; otherwise the path.
+	execFD bool
+	// rules is the sandbox the child applies to itself; nil: none.
+	rules *sandboxRules
 	// cloneflags are the namespaces the child gets of its own.
 	cloneflags uintptr
 }
@@ -34,9 +31,9 @@ func (pl *plan) release() {
 		unix.Close(pl.prog)
 		pl.prog = -1
 	}
-	if pl.spawner != nil {
-		pl.spawner.release()
-		pl.spawner = nil
+	if pl.rules != nil {
+		pl.rules.release()
+		pl.rules = nil
 	}
 }
 
@@ -57,31 +54,6 @@ type process struct {
 	stdin *stdinFeed // nil when the child reads /dev/null
 }
 
-// spawnReq is one fork and exec, prepared on the calling goroutine and
-// carried out where the plan says.
-type spawnReq struct {
-	path string
-	argv []string
-	attr syscall.ProcAttr
-	sys  syscall.SysProcAttr
-
-	pid, tid int
-	pidfd    int // the child's pidfd, -1 if the kernel gave none
-	err      error
-	done     chan struct{} // closed when a spawner has carried it out
-}
-
-// forkExec starts s on the calling thread and, when s.tid is asked for
-// (-1), records which thread that was; the calling goroutine must then be
-// locked to its thread.
-func (s *spawnReq) forkExec() {
-	s.attr.Sys = &s.sys
-	if s.tid < 0 {
-		s.tid = unix.Gettid()
-	}
-	s.pid, s.err = syscall.ForkExec(s.path, s.argv, &s.attr)
-}
-
 // start launches the child with its pipes.
 func (r *run) start(pl *plan, out func(Chunk)) error {
 	defer pl.release()
@@ -97,42 +69,40 @@ func (r *run) start(pl *plan, out func(Chunk)) error {
 			return err
 		}
 	}
-	s := &spawnReq{path: pl.execPath, argv: r.cmd.Argv, pidfd: -1}
-	s.attr = syscall.ProcAttr{Dir: r.cmd.Dir, Env: r.l.environ(r.cmd.Env), Files: []uintptr{stdin.childEnd(), uintptr(fds[1]), uintptr(fds[3])}}
-	s.sys = syscall.SysProcAttr{Setpgid: !r.l.opts.NewSession, Setsid: r.l.opts.NewSession, Cloneflags: pl.cloneflags, PidFD: &s.pidfd}
-	contained := pl.conf.Containment == ContainSubreaper
-	switch {
-	case pl.spawner != nil:
-		s.tid = -1
-		if contained {
-			r.l.os.reaper.begin(r)
-		}
-		pl.spawner.spawn(s)
-	case contained:
-		// The sweep looks at the forking thread's children too.
-		s.tid = -1
-		r.l.os.reaper.begin(r)
-		runtime.LockOSThread()
-		s.forkExec()
-		runtime.UnlockOSThread()
-	default:
-		s.forkExec()
+	ln := &launch{path: r.cmd.Path, execFD: -1, argv: r.cmd.Argv, env: r.l.environ(r.cmd.Env), dir: r.cmd.Dir,
+		files: [3]int{stdin.childEnd(), fds[1], fds[3]}, setsid: r.l.opts.NewSession,
+		netns: -1, rules: -1, cloneflags: pl.cloneflags}
+	if pl.execFD {
+		ln.execFD = pl.prog
 	}
+	if sr := pl.rules; sr != nil {
+		ln.netns, ln.rules, ln.nnp, ln.noRoot = sr.netns, sr.landlock, true, r.l.os.sandbox.noRoot
+		if sr.filter {
+			ln.filter = r.l.os.sandbox.fprog
+		}
+	}
+	contained := pl.conf.Containment == ContainSubreaper
+	if contained {
+		// The sweep looks at the forking thread's children too.
+		ln.wantTID = true
+		r.l.os.reaper.begin(r)
+	}
+	pid, pidfd, tid, err := r.l.start(ln)
 	// The child has its own copies; ours must go, or EOF never comes.
 	closeAll([]int{fds[1], fds[3]})
-	feed := stdin.started(s.err == nil)
-	if s.err != nil {
+	feed := stdin.started(err == nil)
+	if err != nil {
 		if contained {
 			r.l.os.reaper.finish(r)
 		}
 		closeAll([]int{fds[0], fds[2]})
-		return s.err
+		return err
 	}
-	r.p = process{pid: s.pid, tid: s.tid, nsInit: pl.cloneflags&unix.CLONE_NEWPID != 0, held: contained, stdin: feed}
+	r.p = process{pid: pid, tid: tid, nsInit: pl.cloneflags&unix.CLONE_NEWPID != 0, held: contained, stdin: feed}
 	if contained {
-		r.l.os.reaper.started(r, s.pid)
+		r.l.os.reaper.started(r, pid)
 	}
-	r.io = streams{fds: [2]int{fds[0], fds[2]}, pidfd: s.pidfd}
+	r.io = streams{fds: [2]int{fds[0], fds[2]}, pidfd: pidfd}
 	r.newCaptures(out)
 	return nil
 }

@@ -24,8 +24,9 @@ func (l *Local) newStdin(text string) (*stdinSetup, error) {
 		return &stdinSetup{child: fd}, err
 	}
 	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		return nil, os.NewSyscallError("pipe2", err)
+	var err error
+	if p[0], p[1], err = newPipe(); err != nil {
+		return nil, err
 	}
 	// The runner's end polls, so a write held up by a grandchild that keeps
 	// stdin open unread can be cut off by a deadline.
@@ -38,7 +39,7 @@ func (l *Local) newStdin(text string) (*stdinSetup, error) {
 }
 
 // childEnd is the descriptor the child gets as fd 0.
-func (s *stdinSetup) childEnd() uintptr { return uintptr(s.child) }
+func (s *stdinSetup) childEnd() int { return s.child }
 
 // started is called once the fork is over, ok when the child started: the
 // runner's copy of the child's end goes, and the feed starts, or the pipe
