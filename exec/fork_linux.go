@@ -16,7 +16,7 @@ const rawForkArch = true
 // rawStart starts ln with the runner's own fork.
 func rawStart(ln *launch) (pid, pidfd, tid int, err error) {
 	c := &child{execFD: ln.execFD, files: ln.files, setsid: ln.setsid, pgid: !ln.setsid,
-		netns: ln.netns, noRoot: ln.noRoot, nnp: ln.nnp, filter: ln.filter, rules: ln.rules}
+		netns: ln.netns, noRoot: ln.noRoot, nnp: ln.nnp, filter: ln.filter, rules: ln.rules, nofile: ln.nofile}
 	if c.path, err = syscall.BytePtrFromString(ln.path); err != nil {
 		return 0, -1, 0, err
 	}
@@ -93,6 +93,7 @@ type child struct {
 	nnp    bool
 	filter *unix.SockFprog // nil: no socket filter
 	rules  int             // a Landlock ruleset to restrict to, or -1
+	nofile *unix.Rlimit    // the open-file limit to restore, or nil
 	mask   uint64          // the signal mask to restore before exec
 
 	failStep  uint32 // the step that failed
@@ -203,6 +204,9 @@ func childMain(c *child) {
 		if _, _, e = syscall.RawSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(c.rules), 0, 0); e != 0 {
 			childFail(c, stepLandlock, e)
 		}
+	}
+	if c.nofile != nil {
+		syscall.RawSyscall6(unix.SYS_PRLIMIT64, 0, unix.RLIMIT_NOFILE, uintptr(unsafe.Pointer(c.nofile)), 0, 0, 0)
 	}
 	for i := 0; i < 3; i++ {
 		if _, _, e = syscall.RawSyscall(unix.SYS_DUP3, uintptr(c.files[i]), uintptr(i), 0); e != 0 {

@@ -30,8 +30,9 @@ type launch struct {
 	filter *unix.SockFprog // the socket filter, or nil
 	rules  int             // a Landlock ruleset, or -1
 
-	cloneflags uintptr // namespaces of its own
-	wantTID    bool    // report the thread the child was forked from
+	cloneflags uintptr      // namespaces of its own
+	nofile     *unix.Rlimit // the open-file limit to give it back, or nil
+	wantTID    bool         // report the thread the child was forked from
 }
 
 // sandboxed reports whether ln asks for any part of the sandbox.

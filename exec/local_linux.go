@@ -25,6 +25,9 @@ type osState struct {
 
 	rawForkOnce sync.Once
 	rawForkOK   bool
+
+	// nofile is the open-file limit children get back (see childNofile).
+	nofile *unix.Rlimit
 }
 
 // init opens what runs share. The descriptor is closed once the Local is
@@ -41,6 +44,7 @@ func (s *osState) init(l *Local) {
 		s.devnullFD = fd
 		runtime.AddCleanup(l, func(fd int) { unix.Close(fd) }, fd)
 	}
+	s.nofile = childNofile()
 	s.sandbox.init(l)
 }
 

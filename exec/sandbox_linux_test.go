@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -134,6 +135,18 @@ func TestSandbox_SecretsOutsideTheSetsCannotBeRead(t *testing.T) {
 	for _, p := range secrets {
 		writeFile(t, p, "SECRET")
 	}
+	// What assent holds open, and its environment, are reachable through
+	// /proc, which the sandbox lets a program read; the kernel's ptrace
+	// checks, which Landlock refuses across the sandbox's edge, keep them.
+	open, err := os.Open(secrets["token"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer open.Close()
+	self := "/proc/" + strconv.Itoa(os.Getpid())
+	secrets["token through assent's open descriptor"] = self + "/fd/" + strconv.Itoa(int(open.Fd()))
+	secrets["assent's environment"] = self + "/environ"
+	secrets["assent's memory"] = self + "/mem"
 	writeFile(t, filepath.Join(root, "notes.txt"), "visible")
 	l := sandboxLocal(t, Options{Home: home})
 	sb := &Sandbox{Read: []string{root}, Write: []string{filepath.Join(root, "out")}}
