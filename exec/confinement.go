@@ -68,8 +68,9 @@ type Confinement struct {
 	// socket but a socketpair was refused, "tcp-denied" when only TCP was
 	// (UDP and MPTCP open), or "unconfined".
 	Network string `json:"network,omitempty"`
-	// NetworkBy lists what denied the network: "namespace" (an empty
-	// network namespace), "seccomp" (socket creation refused),
+	// NetworkBy lists what denied the network: "seccomp" (every socket
+	// refused), "namespace" (an empty network namespace, where seccomp is
+	// not to be had; unix sockets of local daemons stay reachable),
 	// "landlock" (TCP bind and connect refused).
 	NetworkBy []string `json:"network_by,omitempty"`
 	// Containment is how the call's processes were held together.
@@ -91,7 +92,7 @@ const (
 func (c Confinement) Confined() bool { return c.Landlock > 0 }
 
 // String is one line for the console and logs, for example
-// "landlock v7 · network denied (namespace, seccomp, landlock) · subreaper"
+// "landlock v7 · network denied (seccomp, landlock) · subreaper"
 // or "unconfined: the kernel has no Landlock · network unconfined · subreaper".
 func (c Confinement) String() string {
 	var parts []string

@@ -92,6 +92,20 @@ func (s *osState) rawFork() bool {
 	return s.rawForkOK
 }
 
+// filterWorks reports whether a child may install prog: the kernel has
+// seccomp filters and nothing above this process (a container's own
+// filter, say) refuses them. It forks a child that tries, once.
+func (s *osState) filterWorks(prog *unix.SockFprog) bool {
+	fd, err := s.devnull()
+	if err != nil {
+		return false
+	}
+	_, _, _, err = rawStart(&launch{path: "/nonexistent/assent-probe", execFD: -1, argv: []string{"probe"},
+		files: [3]int{fd, fd, fd}, netns: -1, rules: -1, nnp: true, filter: prog})
+	var se *startError
+	return errors.As(err, &se) && se.step == stepExec
+}
+
 // Steps of the child between clone and exec, for the error a failed start
 // reports.
 const (

@@ -16,11 +16,12 @@ type Support struct {
 	// NoLandlock then says why.
 	Landlock   int    `json:"landlock,omitempty"`
 	NoLandlock string `json:"no_landlock,omitempty"`
-	// NetNamespace says a command without network joins an empty network
-	// namespace (it takes CAP_SYS_ADMIN).
-	NetNamespace bool `json:"net_namespace,omitempty"`
 	// Seccomp says a command without network is refused every socket.
 	Seccomp bool `json:"seccomp,omitempty"`
+	// NetNamespace says an empty network namespace can be made (it takes
+	// CAP_SYS_ADMIN); a command without network joins it where seccomp
+	// does not work.
+	NetNamespace bool `json:"net_namespace,omitempty"`
 	// DropsCapabilities says a sandboxed program run as root gets no
 	// capabilities (a root that keeps them can step around any sandbox:
 	// kernel modules, raw I/O, bpf, mounts).
@@ -32,16 +33,16 @@ type Support struct {
 	PinnedExec bool `json:"pinned_exec,omitempty"`
 }
 
-// Network says how a command without network has it denied here:
-// "denied (namespace, seccomp, landlock)", "tcp-denied (landlock)" or
-// "unconfined".
+// Network says how a command without network has it denied here, as its
+// Confinement will: "denied (seccomp, landlock)", "denied (namespace,
+// landlock)", "tcp-denied (landlock)" or "unconfined".
 func (s Support) Network() string {
 	var by []string
-	if s.NetNamespace {
-		by = append(by, "namespace")
-	}
-	if s.Seccomp {
+	switch {
+	case s.Seccomp:
 		by = append(by, "seccomp")
+	case s.NetNamespace:
+		by = append(by, "namespace")
 	}
 	if s.Landlock >= 4 {
 		by = append(by, "landlock")
@@ -56,8 +57,8 @@ func (s Support) Network() string {
 }
 
 // String is one line for the console header and `assent check`, for
-// example "sandbox best-effort: landlock v7 · network denied (namespace,
-// seccomp, landlock) · subreaper" or "sandbox best-effort: unconfined (the
+// example "sandbox best-effort: landlock v7 · network denied (seccomp,
+// landlock) · subreaper" or "sandbox best-effort: unconfined (the
 // kernel has no Landlock) · network unconfined · process-group".
 func (s Support) String() string {
 	fsPart := fmt.Sprintf("landlock v%d", s.Landlock)

@@ -33,9 +33,17 @@ func pathIDs(sb *Sandbox) []fileID {
 func sameIDs(a, b []fileID) bool { return slices.Equal(a, b) }
 
 // build makes the rules for cmd's sandbox: the Landlock ruleset (when the
-// kernel has Landlock) and, when the command has no network, a descriptor
-// of the empty network namespace and the socket filter. Called with mu
-// held.
+// kernel has Landlock) and, when the command has no network, the socket
+// filter or, where seccomp is not to be had, a descriptor of the empty
+// network namespace. Called with mu held.
+//
+// The filter refuses every socket, which the namespace does not: a socket
+// file of a local daemon stays reachable from inside an empty network
+// namespace, and D-Bus alone (systemd-run) would let a program start
+// another outside the sandbox. With the filter in force the namespace adds
+// nothing, and it is left out: joining it costs some 25 µs per call, the
+// filter some 90 µs, on this kind of busy 2-core machine, against 100 µs
+// for the whole sandbox.
 func (s *sandboxes) build(cmd Command, prog *programFile) (*sandboxRules, error) {
 	sb := cmd.Sandbox
 	sr := &sandboxRules{owner: s, landlock: -1, netns: -1}
@@ -47,7 +55,9 @@ func (s *sandboxes) build(cmd Command, prog *programFile) (*sandboxRules, error)
 		sr.landlock = rs.fd
 	}
 	var netnsErr error
-	if !sb.Network {
+	if !sb.Network && s.fprog != nil {
+		sr.filter = true
+	} else if !sb.Network {
 		var fd int
 		if fd, netnsErr = s.netns(); netnsErr == nil {
 			// Each sandbox keeps a descriptor of its own, so closing the
@@ -56,7 +66,6 @@ func (s *sandboxes) build(cmd Command, prog *programFile) (*sandboxRules, error)
 				sr.netns = -1
 			}
 		}
-		sr.filter = s.fprog != nil
 	}
 	if sr.landlock < 0 && sr.netns < 0 && !sr.filter {
 		return nil, errors.New(s.noABI)
@@ -123,8 +132,11 @@ func (s *sandboxes) describe(sb *Sandbox, sr *sandboxRules, netnsErr error) (Con
 			c.NetworkBy = append(c.NetworkBy, "landlock")
 		}
 		switch {
-		case parts.netns || parts.seccomp:
+		case parts.seccomp:
 			c.Network = NetworkDenied
+		case parts.netns:
+			c.Network = NetworkDenied
+			missing = append(missing, "unix sockets of local daemons stay reachable (no seccomp here)")
 		case parts.landlock && s.abi >= 4:
 			c.Network = NetworkTCPDenied
 			missing = append(missing, "only TCP is denied: UDP and MPTCP are open (no network namespace or seccomp here)")

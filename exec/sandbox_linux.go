@@ -60,6 +60,9 @@ func (s *sandboxes) probe() {
 		default:
 			if s.filter = socketFilter(); s.filter != nil {
 				s.fprog = &unix.SockFprog{Len: uint16(len(s.filter)), Filter: &s.filter[0]}
+				if !s.l.os.filterWorks(s.fprog) {
+					s.filter, s.fprog = nil, nil
+				}
 			}
 			eff, err := statusMask(os.Getpid(), "CapEff")
 			s.noRoot = err == nil && eff&(1<<unix.CAP_SETPCAP) != 0
