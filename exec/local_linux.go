@@ -56,8 +56,11 @@ func (s *osState) devnull() (int, error) {
 	return s.devnullFD, nil
 }
 
-// close releases the sandboxes.
-func (s *osState) close() { s.sandbox.close() }
+// close releases the sandboxes and the reaper's descriptors.
+func (s *osState) close() {
+	s.sandbox.close()
+	s.reaper.close()
+}
 
 // pidns reports, once, whether children may get PID namespaces.
 func (s *osState) pidns() bool {

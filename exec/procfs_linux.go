@@ -75,15 +75,11 @@ func readProcStat(pid int) (procStat, error) {
 	return procStat{state: f[0][0], ppid: int(num(1)), pgid: int(num(2)), sid: int(num(3)), start: num(19) * clockTick}, nil
 }
 
-// childrenOf lists the children of thread tid of process pid (0 for this
-// process), as /proc/PID/task/TID/children gives them.
+// childrenOf lists the children of thread tid of process pid, as
+// /proc/PID/task/TID/children gives them.
 func childrenOf(pid, tid int) []int {
-	p := "self"
-	if pid != 0 {
-		p = strconv.Itoa(pid)
-	}
 	var buf [4096]byte
-	b, err := readProc("/proc/"+p+"/task/"+strconv.Itoa(tid)+"/children", buf[:])
+	b, err := readProc("/proc/"+strconv.Itoa(pid)+"/task/"+strconv.Itoa(tid)+"/children", buf[:])
 	if err != nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ package exec
 import (
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -130,7 +131,11 @@ func (l *Local) confine(pl *plan, cmd Command, prog *programFile) string {
 // sets and the network.
 func sandboxKey(sb *Sandbox, prog *programFile) string {
 	var b strings.Builder
-	b.WriteString(prog.id.String())
+	id := prog.id
+	for _, n := range []uint64{id.Dev, id.Ino, uint64(id.Size), uint64(id.Mtime.UnixNano()), uint64(id.Ctime.UnixNano())} {
+		b.WriteString(strconv.FormatUint(n, 16))
+		b.WriteByte(':')
+	}
 	for _, p := range prog.interp {
 		b.WriteString("\x00i" + p)
 	}
