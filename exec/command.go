@@ -1,6 +1,3 @@
-// Package exec runs one approved command: no shell, its own process group, a
-// timeout that always ends it, capped output and a minimal environment. It
-// knows nothing of MCP, policy or the console.
 package exec
 
 import (
