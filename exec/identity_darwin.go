@@ -2,23 +2,9 @@
 
 package exec
 
-import (
-	"io/fs"
-	"syscall"
-	"time"
-)
+import "syscall"
 
-// identityOf reads a file's identity from what stat returned.
-func identityOf(fi fs.FileInfo) Identity {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return Identity{Size: fi.Size(), Mtime: fi.ModTime()}
-	}
-	return Identity{
-		Dev:   uint64(st.Dev),
-		Ino:   st.Ino,
-		Size:  st.Size,
-		Mtime: time.Unix(st.Mtimespec.Unix()),
-		Ctime: time.Unix(st.Ctimespec.Unix()),
-	}
+// identityOfStat reads a file's identity from a stat buffer.
+func identityOfStat(st *syscall.Stat_t) Identity {
+	return newIdentity(uint64(st.Dev), st.Ino, st.Size, st.Mtimespec, st.Ctimespec)
 }

@@ -74,20 +74,15 @@ func TestSandbox_NetworkOnlyWhenTheToolAsks(t *testing.T) {
 	}
 }
 
-func TestSandbox_NetworkDeniedByWhatThisMachineHas(t *testing.T) {
+func TestLocalProbe_SaysWhatDeniesTheNetworkOfRuns(t *testing.T) {
 	// The socket filter where seccomp works, else the empty namespace, and
-	// Landlock's TCP rules besides; each is reported only if it is in force.
+	// Landlock's TCP rules besides; on this kind of machine (Linux 6.x,
+	// amd64 or arm64) the filter and Landlock.
 	l := sandboxLocal(t, Options{})
 	sup := l.Probe()
-	want := []string{}
-	switch {
-	case sup.Seccomp:
-		want = append(want, "seccomp")
-	case sup.NetNamespace:
-		want = append(want, "namespace")
-	}
-	if sup.Landlock >= 4 {
-		want = append(want, "landlock")
+	want := sup.NetworkBy()
+	if !slices.Equal(want, []string{"seccomp", "landlock"}) {
+		t.Errorf("probe: network denied by %q, want seccomp and landlock here", want)
 	}
 	cmd := helperCmd(t, "exit", "0")
 	cmd.Sandbox = &Sandbox{}

@@ -33,10 +33,9 @@ type Support struct {
 	PinnedExec bool `json:"pinned_exec,omitempty"`
 }
 
-// Network says how a command without network has it denied here, as its
-// Confinement will: "denied (seccomp, landlock)", "denied (namespace,
-// landlock)", "tcp-denied (landlock)" or "unconfined".
-func (s Support) Network() string {
+// NetworkBy lists what denies a command without network here, as its
+// Confinement.NetworkBy will.
+func (s Support) NetworkBy() []string {
 	var by []string
 	switch {
 	case s.Seccomp:
@@ -47,6 +46,14 @@ func (s Support) Network() string {
 	if s.Landlock >= 4 {
 		by = append(by, "landlock")
 	}
+	return by
+}
+
+// Network says how a command without network has it denied here, as its
+// Confinement will: "denied (seccomp, landlock)", "denied (namespace,
+// landlock)", "tcp-denied (landlock)" or "unconfined".
+func (s Support) Network() string {
+	by := s.NetworkBy()
 	switch {
 	case s.NetNamespace || s.Seccomp:
 		return NetworkDenied + " (" + strings.Join(by, ", ") + ")"
