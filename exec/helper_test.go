@@ -117,6 +117,13 @@ func runHelper(mode string, args []string) int {
 		name, err := execFn()
 		os.Stdout.WriteString(name)
 		return reportErr(err)
+	case "syscall": // make system call args[0] (a number) with no arguments; say how it failed
+		nr, _ := strconv.ParseUint(args[0], 0, 64)
+		var params [120]byte // room for struct io_uring_params
+		_, _, errno := syscall.RawSyscall(uintptr(nr), 1, uintptr(unsafe.Pointer(&params)), 0)
+		if errno != 0 {
+			return reportErr(errno)
+		}
 	case "connect": // a plain TCP (or, with "mptcp", MPTCP) connect to args[0], "127.0.0.1:port"
 		return reportErr(connectTo(args[0], len(args) > 1 && args[1] == "mptcp"))
 	case "escape": // leave a process marked args[1] behind: "setsid" or "double" fork; then "wait" or "exit"

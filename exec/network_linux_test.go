@@ -6,9 +6,13 @@ import (
 	"context"
 	"errors"
 	"net"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // listenLoopback starts a TCP listener on 127.0.0.1 that accepts and
@@ -145,6 +149,41 @@ func TestSandbox_EachNetworkLayerDeniesAlone(t *testing.T) {
 					t.Logf("MPTCP with %s alone: exit %d, %q", tt.keep, res.ExitCode, stderr)
 				}
 			}
+		})
+	}
+}
+
+func TestSandbox_NoOtherWayToASocket(t *testing.T) {
+	// io_uring makes sockets where no system call filter sees them; x32
+	// calls (on amd64) reach the same kernel by other numbers.
+	l := sandboxLocal(t, Options{})
+	if !l.Probe().Seccomp {
+		t.Skip("no socket filter here")
+	}
+	tests := []struct {
+		name    string
+		nr      uint64
+		wantSig string // else: refused with EACCES
+		arch    string // only on this GOARCH
+	}{
+		{name: "io_uring_setup is refused", nr: unix.SYS_IO_URING_SETUP},
+		{name: "an x32 call ends the program", nr: 0x40000000 | unix.SYS_GETPID, wantSig: "SIGSYS", arch: "amd64"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.arch != "" && tt.arch != runtime.GOARCH {
+				t.Skipf("only on %s", tt.arch)
+			}
+			cmd := helperCmd(t, "syscall", strconv.FormatUint(tt.nr, 10))
+			cmd.Sandbox = &Sandbox{}
+			res := l.Run(context.Background(), cmd, nil)
+			if tt.wantSig != "" {
+				if res.Signal != tt.wantSig {
+					t.Errorf("exit %d, signal %q, stderr %q; want ended by %s", res.ExitCode, res.Signal, res.Stderr.Data, tt.wantSig)
+				}
+				return
+			}
+			requireDenied(t, res)
 		})
 	}
 }

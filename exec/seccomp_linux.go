@@ -4,12 +4,12 @@ package exec
 
 import "golang.org/x/sys/unix"
 
-// seccompArch is what the socket filter needs of one system call ABI the
-// kernel runs programs with.
-type seccompArch struct {
+// seccompABI is what the socket filter needs of this architecture's
+// native system call ABI.
+type seccompABI struct {
 	audit uint32   // the AUDIT_ARCH_ value seccomp reports for it
-	deny  []uint32 // the system calls to refuse, by number in this ABI
-	x32   bool     // refuse the x32 ABI's calls, which share the audit value
+	deny  []uint32 // the system calls to refuse, by number
+	x32   bool     // the x32 ABI shares the audit value: kill its calls
 }
 
 // Offsets in struct seccomp_data.
@@ -21,41 +21,42 @@ const (
 
 // socketFilter returns the seccomp program that refuses, with EACCES, the
 // creation of any socket (socketpair stays: its two ends reach nothing
-// outside the sandbox), and io_uring, whose socket operations no system
-// call filter sees. Each ABI the kernel runs programs with on this
-// architecture is covered, the 32-bit ones included, since a 32-bit
-// program reaches the same network by other call numbers. It returns nil
-// where the runner knows no ABI table.
+// outside the sandbox) and io_uring, whose socket operations no system call
+// filter sees. A program of another ABI than the native one (32-bit x86 or
+// ARM, x32), which reaches the network by other call numbers, is killed at
+// its first system call: the filter stays short, because the kernel works
+// a short filter into its per-call cache faster, and that work is most of
+// what installing it costs each call. It returns nil where the runner
+// knows no ABI table.
 func socketFilter() []unix.SockFilter {
-	arches := seccompArches()
-	if len(arches) == 0 {
+	abi, ok := seccompNative()
+	if !ok {
 		return nil
 	}
-	stmt := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
 	var prog []unix.SockFilter
-	var toDeny []int // jumps whose true branch goes to the refusal
-	prog = append(prog, stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, seccompAudit))
-	for _, a := range arches {
-		n := 2 + len(a.deny) // load nr, the checks, allow
-		if a.x32 {
-			n++
-		}
-		// Not this ABI: skip its block, with the arch still loaded.
-		prog = append(prog, unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: a.audit, Jf: uint8(n)})
-		prog = append(prog, stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, seccompNr))
-		if a.x32 {
-			toDeny = append(toDeny, len(prog))
-			prog = append(prog, unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K, K: x32Bit})
-		}
-		for _, nr := range a.deny {
-			toDeny = append(toDeny, len(prog))
-			prog = append(prog, unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: nr})
-		}
-		prog = append(prog, stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ALLOW))
+	emit := func(code uint16, k uint32) int {
+		prog = append(prog, unix.SockFilter{Code: code, K: k})
+		return len(prog) - 1
 	}
-	prog = append(prog, stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ALLOW)) // an ABI this kernel cannot run
-	deny := len(prog)
-	prog = append(prog, stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ERRNO|uint32(unix.EACCES)))
+	const load, jeq, jge, ret = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K,
+		unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K, unix.BPF_RET | unix.BPF_K
+	var toDeny, toKill []int // jumps whose true branch goes there
+	emit(load, seccompAudit)
+	native := emit(jeq, abi.audit) // its false branch: kill
+	emit(load, seccompNr)
+	if abi.x32 {
+		toKill = append(toKill, emit(jge, x32Bit))
+	}
+	for _, nr := range abi.deny {
+		toDeny = append(toDeny, emit(jeq, nr))
+	}
+	emit(ret, unix.SECCOMP_RET_ALLOW)
+	deny := emit(ret, unix.SECCOMP_RET_ERRNO|uint32(unix.EACCES))
+	kill := emit(ret, unix.SECCOMP_RET_KILL_PROCESS)
+	prog[native].Jf = uint8(kill - native - 1)
+	for _, i := range toKill {
+		prog[i].Jt = uint8(kill - i - 1)
+	}
 	for _, i := range toDeny {
 		prog[i].Jt = uint8(deny - i - 1)
 	}

@@ -2,6 +2,6 @@
 
 package exec
 
-// seccompArches knows no ABI here: sockets are not filtered, and the
+// seccompNative knows no ABI here: sockets are not filtered, and the
 // network is denied only as far as a namespace or Landlock denies it.
-func seccompArches() []seccompArch { return nil }
+func seccompNative() (seccompABI, bool) { return seccompABI{}, false }
