@@ -25,9 +25,11 @@ func rawStart(ln *launch) (pid, pidfd, tid int, err error) {
 	if err != nil {
 		return 0, -1, 0, err
 	}
-	envp, err := syscall.SlicePtrFromStrings(ln.env)
-	if err != nil {
-		return 0, -1, 0, err
+	envp := ln.envp
+	if envp == nil {
+		if envp, err = syscall.SlicePtrFromStrings(ln.env); err != nil {
+			return 0, -1, 0, err
+		}
 	}
 	c.argv, c.envp = unsafe.Pointer(&argv[0]), unsafe.Pointer(&envp[0])
 	if ln.dir != "" {

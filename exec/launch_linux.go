@@ -18,6 +18,7 @@ type launch struct {
 	execFD int    // the program's descriptor, to execute through, or -1
 	argv   []string
 	env    []string
+	envp   []*byte // env as execve takes it, when it is the Local's base one
 	dir    string
 	files  [3]int // stdin, stdout, stderr; each 3 or more
 	setsid bool   // a session of its own, else a process group of its own

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"runtime"
 	"sync"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,6 +29,8 @@ type osState struct {
 
 	// nofile is the open-file limit children get back (see childNofile).
 	nofile *unix.Rlimit
+	// baseEnvp is the base environment as execve takes it, made once.
+	baseEnvp []*byte
 }
 
 // init opens what runs share. The descriptor is closed once the Local is
@@ -45,6 +48,8 @@ func (s *osState) init(l *Local) {
 		runtime.AddCleanup(l, func(fd int) { unix.Close(fd) }, fd)
 	}
 	s.nofile = childNofile()
+	// nil when an option holds a NUL byte; each start then says so.
+	s.baseEnvp, _ = syscall.SlicePtrFromStrings(l.baseEnv)
 	s.sandbox.init(l)
 }
 

@@ -117,11 +117,16 @@ func (r *run) pump(timeout int) {
 		if pfds[j].Revents == 0 {
 			continue
 		}
-		if which[j] == 2 {
+		switch {
+		case which[j] == 2:
 			r.io.exited = true
-			continue
+		case pfds[j].Revents&unix.POLLIN == 0:
+			// Hung up with nothing left to read: EOF, without the read
+			// that would say so.
+			r.closeStream(which[j])
+		default:
+			r.readStream(which[j])
 		}
-		r.readStream(which[j])
 	}
 }
 

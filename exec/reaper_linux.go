@@ -35,9 +35,10 @@ const maxSweeps = 16
 type reaper struct {
 	once    sync.Once
 	enabled bool
-	since   int64 // boottime when the flag was set
-	pid     int   // this process
-	pgid    int   // this process's group
+	since   int64     // boottime when the flag was set
+	mono    time.Time // the same moment on Go's monotonic clock
+	pid     int       // this process
+	pgid    int       // this process's group
 
 	mu   sync.Mutex
 	live map[*run]liveRun
@@ -64,19 +65,24 @@ type liveRun struct {
 func (rp *reaper) enable() bool {
 	rp.once.Do(func() {
 		rp.pid, rp.pgid = os.Getpid(), syscall.Getpgrp()
-		rp.since = boottime()
+		rp.since, rp.mono = boottime(), time.Now()
 		rp.enabled = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == nil
 	})
 	return rp.enabled
 }
 
-// begin records that r is about to start.
+// begin records that r is about to start. The time is taken from Go's
+// monotonic clock (no system call) and put on the boot clock /proc uses;
+// the two part only while the machine is suspended, after which began
+// comes out early, which only makes the reaper wait longer before it ends
+// an orphan, never end one it should not.
 func (rp *reaper) begin(r *run) {
+	began := rp.since + time.Since(rp.mono).Nanoseconds()
 	rp.mu.Lock()
 	if rp.live == nil {
 		rp.live = make(map[*run]liveRun)
 	}
-	rp.live[r] = liveRun{began: boottime()}
+	rp.live[r] = liveRun{began: began}
 	rp.mu.Unlock()
 }
 

@@ -75,6 +75,9 @@ func (r *run) start(pl *plan, out func(Chunk)) error {
 	if pl.execFD {
 		ln.execFD = pl.prog
 	}
+	if len(r.cmd.Env) == 0 {
+		ln.envp = r.l.os.baseEnvp
+	}
 	if sr := pl.rules; sr != nil {
 		ln.netns, ln.rules, ln.nnp, ln.noRoot = sr.netns, sr.landlock, true, r.l.os.sandbox.noRoot
 		if sr.filter {
