@@ -163,3 +163,23 @@ func TestLocalRun_PinnedProgramRunsFromTheCheckedFile(t *testing.T) {
 		}
 	}
 }
+
+func TestSandbox_ARootSwappedForASymlinkIsRefusedNotUnconfined(t *testing.T) {
+	// A write root replaced by a symlink to a directory outside: the rules
+	// cannot name the root, and the call must not run unconfined for it,
+	// best-effort or not.
+	root, outside := realTempDir(t), realTempDir(t)
+	write := filepath.Join(root, "out")
+	if err := os.Symlink(outside, write); err != nil {
+		t.Fatal(err)
+	}
+	l := sandboxLocal(t, Options{})
+	target := filepath.Join(write, "new")
+	cmd := helperCmd(t, "create", target)
+	cmd.Sandbox = &Sandbox{Write: []string{write}}
+	res := l.Run(context.Background(), cmd, nil)
+	if !res.Refused || !strings.Contains(res.StartError, "now goes through a symlink") {
+		t.Errorf("Refused %v, start error %q, exit %d; want refused", res.Refused, res.StartError, res.ExitCode)
+	}
+	requireAbsent(t, filepath.Join(outside, "new"))
+}

@@ -50,7 +50,7 @@ func (s *sandboxes) build(cmd Command, prog *programFile) (*sandboxRules, error)
 	if s.abi > 0 {
 		rs, err := s.ruleset(sb, prog)
 		if err != nil {
-			return nil, err
+			return nil, &rulesError{err}
 		}
 		sr.landlock = rs.fd
 	}
@@ -73,6 +73,14 @@ func (s *sandboxes) build(cmd Command, prog *programFile) (*sandboxRules, error)
 	sr.conf, sr.missing = s.describe(sb, sr, netnsErr)
 	return sr, nil
 }
+
+// rulesError is a Landlock ruleset that could not be made for a sandbox's
+// sets, on a kernel that has Landlock: the call is refused, whatever the
+// mode.
+type rulesError struct{ err error }
+
+func (e *rulesError) Error() string { return e.err.Error() }
+func (e *rulesError) Unwrap() error { return e.err }
 
 // ruleset makes the Landlock ruleset for sb: the system base, the program
 // and its interpreters, the read set and the write set.

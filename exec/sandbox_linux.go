@@ -110,6 +110,13 @@ func (l *Local) confine(pl *plan, cmd Command, prog *programFile) string {
 		return why
 	}
 	sr, err := l.os.sandbox.rulesFor(cmd, prog)
+	var broken *rulesError
+	if errors.As(err, &broken) {
+		// The kernel confines, but not to these sets: running unconfined
+		// instead would let whoever swapped a root for a symlink turn the
+		// sandbox off.
+		return "the sandbox could not be built: " + broken.Error()
+	}
 	if err != nil {
 		pl.conf.Unconfined = err.Error()
 		if required {
