@@ -41,7 +41,10 @@ const (
 	ContainAuto Containment = ""
 	// ContainSubreaper makes this process the reaper of orphaned
 	// descendants, so one that left its group (setsid, a double fork) comes
-	// back to the runner and is ended with its call. Linux only.
+	// back to the runner and is ended with its call. Linux only. The
+	// subreaper is the whole process's: one runner per process, since a
+	// runner cannot tell another runner's calls from processes that came
+	// back to it.
 	ContainSubreaper Containment = "subreaper"
 	// ContainPIDNamespace runs each call as the first process of a PID
 	// namespace of its own, which the kernel empties when that process
