@@ -1,7 +1,5 @@
 package exec
 
-import "os"
-
 // Read buffer sizes. A reader starts small, since most commands print
 // little and a run should not cost a large allocation, and doubles its
 // buffer each time a read fills it, up to readSize. A read cannot return
@@ -29,39 +27,41 @@ type capture struct {
 	// passes limit; nil when the command drains past its cap.
 	overflow func()
 
-	first []byte // the first read buffer, allocated up front (see newCapture)
 	data  []byte
 	total int64
 }
 
 // newCapture returns a capture for stream s that keeps limit bytes.
 func newCapture(s Stream, limit int64, f *feed, overflow func()) *capture {
-	// The buffer is made here, on the heap: made in drain it would sit on
-	// the reading goroutine's stack and cost every run a stack copy.
-	return &capture{stream: s, limit: limit, feed: f, overflow: overflow, first: make([]byte, firstReadSize)}
+	return &capture{stream: s, limit: limit, feed: f, overflow: overflow}
 }
 
-// drain reads r until EOF or any error; a read deadline set by the runner
-// ends it early when processes outside the group hold the pipe open. It is
-// the only writer of c's fields, and the runner reads them only after drain
-// has returned.
-func (c *capture) drain(r *os.File) {
-	buf := c.first
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			c.add(buf[:n])
-		}
-		if err != nil {
-			return
-		}
-		if n == len(buf) && len(buf) < readSize {
-			if len(buf) == defaultPipe {
-				growPipe(r)
-			}
-			buf = make([]byte, 2*len(buf))
-		}
+// readBuffer is a reader's buffer: made on first use, on the heap (made by
+// the reader it would sit on its stack and cost every run a stack copy),
+// or a small one its owner already has, and made larger each time a read
+// fills it, up to readSize.
+type readBuffer struct {
+	b []byte
+}
+
+// get returns the buffer for the next read.
+func (rb *readBuffer) get() []byte {
+	if rb.b == nil {
+		rb.b = make([]byte, firstReadSize)
 	}
+	return rb.b
+}
+
+// filled records that a read returned n bytes into get's buffer. It
+// reports whether the pipe read from should be grown: a read that filled
+// a buffer of the default pipe size took all the pipe held.
+func (rb *readBuffer) filled(n int) (growPipe bool) {
+	if n < len(rb.b) || len(rb.b) >= readSize {
+		return false
+	}
+	growPipe = len(rb.b) == defaultPipe
+	rb.b = make([]byte, max(firstReadSize, 2*len(rb.b)))
+	return growPipe
 }
 
 // add keeps what fits under the cap, hands that part to the live feed and

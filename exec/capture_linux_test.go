@@ -4,12 +4,11 @@ package exec
 
 import (
 	"bytes"
-	"os"
 	"syscall"
 	"testing"
 )
 
-func TestCapture_GrowsThePipeOnlyForAFlood(t *testing.T) {
+func TestPump_GrowsThePipeOnlyForAFlood(t *testing.T) {
 	tests := []struct {
 		name  string
 		size  int
@@ -20,49 +19,62 @@ func TestCapture_GrowsThePipeOnlyForAFlood(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, w, err := newPipe()
+			r := &run{l: NewLocal(Options{}), drained: make(chan struct{})}
+			r.newCaptures(nil)
+			outR, outW, err := newPipe()
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer r.Close()
-			before := pipeSize(t, r)
+			errR, errW, err := newPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			syscall.Close(errW)
+			r.io = streams{fds: [2]int{outR, errR}, pidfd: -1, exited: true}
+			before := pipeSize(t, outR)
 			src := bytes.Repeat([]byte("z"), tt.size)
-			go func() {
-				w.Write(src)
-				w.Close()
-			}()
-			c := newCapture(Stdout, 1<<20, nil, nil)
-			c.drain(r)
-			if out := c.output(); out.Bytes != int64(tt.size) {
-				t.Errorf("counted %d bytes, want %d", out.Bytes, tt.size)
+			go func() { writeAll(outW, src) }()
+			for r.stdout.total < int64(tt.size) {
+				r.pump(-1)
 			}
 			want := before
 			if tt.grown {
 				want = readSize
 			}
-			if size := pipeSize(t, r); size != want {
+			if size := pipeSize(t, outR); size != want {
 				t.Errorf("pipe holds %d bytes, want %d", size, want)
+			}
+			syscall.Close(outW)
+			r.finishReading()
+			if out := r.stdout.output(); out.Bytes != int64(tt.size) {
+				t.Errorf("counted %d bytes, want %d", out.Bytes, tt.size)
+			}
+			select {
+			case <-r.drained:
+			default:
+				t.Error("both streams are closed but drained is not")
 			}
 		})
 	}
 }
 
-// pipeSize asks the kernel how much pipe f holds.
-func pipeSize(t *testing.T, f *os.File) int {
-	t.Helper()
-	rc, err := f.SyscallConn()
-	if err != nil {
-		t.Fatal(err)
+// writeAll writes p to fd, ignoring a reader that has gone.
+func writeAll(fd int, p []byte) {
+	for len(p) > 0 {
+		n, err := syscall.Write(fd, p)
+		if err != nil {
+			return
+		}
+		p = p[n:]
 	}
-	var size int
-	var errno syscall.Errno
-	_ = rc.Control(func(fd uintptr) {
-		var n uintptr
-		n, _, errno = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETPIPE_SZ, 0)
-		size = int(n)
-	})
+}
+
+// pipeSize asks the kernel how much pipe fd holds.
+func pipeSize(t *testing.T, fd int) int {
+	t.Helper()
+	n, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETPIPE_SZ, 0)
 	if errno != 0 {
 		t.Fatalf("F_GETPIPE_SZ: %v", errno)
 	}
-	return size
+	return int(n)
 }

@@ -1,6 +1,3 @@
-// Package exec runs one approved command: no shell, its own process group, a
-// timeout that always ends it, capped output and a minimal environment. It
-// knows nothing of MCP, policy or the console.
 package exec
 
 import (
@@ -105,12 +102,38 @@ func (c Command) Validate() error {
 	if c.OnOverflow != "" && c.OnOverflow != Drain && c.OnOverflow != Kill {
 		return fmt.Errorf("unknown overflow action %q", c.OnOverflow)
 	}
+	return c.validateConfinement()
+}
+
+// validateConfinement checks the fields that hold a command to what was
+// approved: the sandbox's paths and the path arguments to check again.
+func (c Command) validateConfinement() error {
+	if c.Sandbox != nil {
+		if err := c.Sandbox.validate(); err != nil {
+			return err
+		}
+	}
+	for i, p := range c.Paths {
+		if err := checkAbsPath(fmt.Sprintf("path argument %d as given", i), p.Given); err != nil {
+			return err
+		}
+		if err := checkAbsPath(fmt.Sprintf("path argument %d as resolved", i), p.Resolved); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
 // Hash returns a SHA-256 over an unambiguous encoding of every field that
 // decides what runs. It is taken when a call is shown for approval and checked
 // again just before it starts, so what the operator approved is what runs.
+//
+// That includes the confinement: the sandbox (a wider write set is a
+// different approval), the program's identity (the file that runs, which
+// the path alone does not fix) and the path checks (dropping one would run
+// the same argv without holding its path to what was shown). The identity's
+// hash is left out: it describes the same file as the other fields and may
+// be filled in later, for the journal.
 func (c Command) Hash() string {
 	h := sha256.New()
 	var n [8]byte
@@ -134,5 +157,24 @@ func (c Command) Hash() string {
 	put(c.Timeout.String())
 	put(fmt.Sprint(c.MaxOutput))
 	put(string(c.OnOverflow))
+	if c.Sandbox == nil {
+		put("unsandboxed")
+	} else {
+		put("sandbox")
+		putList(c.Sandbox.Read)
+		putList(c.Sandbox.Write)
+		put(fmt.Sprint(c.Sandbox.Network))
+	}
+	if p := c.Program; p.IsZero() {
+		put("unpinned")
+	} else {
+		put(fmt.Sprint(p.Dev, p.Ino, p.Size, p.Mtime.UnixNano(), p.Ctime.UnixNano()))
+	}
+	binary.BigEndian.PutUint64(n[:], uint64(len(c.Paths)))
+	h.Write(n[:])
+	for _, pc := range c.Paths {
+		put(pc.Given)
+		put(pc.Resolved)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }

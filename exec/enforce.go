@@ -18,23 +18,25 @@ const (
 // enforce arms the run's limits: the timeout and ctx, which a caller
 // cancels when its client gives up and the server cancels when it shuts
 // down, so all three end a run the same way. Nothing waits on them
-// until one fires (time.AfterFunc and context.AfterFunc start no goroutine
-// before then), so a run that ends by itself pays for no extra goroutine or
-// thread wakeup. The returned func disarms them.
+// until one fires (context.AfterFunc starts no goroutine before then, and
+// the timeout is kept as this system can keep it most cheaply), so a run
+// that ends by itself pays for no extra goroutine or thread wakeup. The
+// returned func disarms them.
 func (r *run) enforce(ctx context.Context, timeout time.Duration) (disarm func()) {
-	t := time.AfterFunc(timeout, func() { r.end(endTimeout) })
+	stopTimer := r.armTimeout(timeout)
 	stop := context.AfterFunc(ctx, func() { r.end(endCancel) })
 	return func() {
-		t.Stop()
+		stopTimer()
 		stop()
 	}
 }
 
-// end ends the process group for why, unless the leader has exited already
-// or another limit got there first. Timeout, cancellation and an overflow
-// under Kill all end the same way: SIGTERM to the group, up to the grace
-// period for the group to go, then SIGKILL to the group. SIGKILL cannot be
-// caught or ignored, so the leader's exit follows at once.
+// end ends the call's processes for why, unless the leader has exited
+// already or another limit got there first. Timeout, cancellation and an
+// overflow under Kill all end the same way: SIGTERM to the group (and to
+// the call's processes that left it, where containment finds them), up to
+// the grace period for them to go, then SIGKILL to all of them. SIGKILL
+// cannot be caught or ignored, so the leader's exit follows at once.
 func (r *run) end(why endReason) {
 	first := false
 	r.endOnce.Do(func() { r.endWhy, first = why, true })
@@ -43,7 +45,7 @@ func (r *run) end(why endReason) {
 	}
 	defer close(r.ended)
 	r.terminate()
-	killGroup(r.c.Process)
+	r.killAll()
 }
 
 // settle is called once the leader has exited. It keeps any limit that
@@ -56,12 +58,12 @@ func (r *run) settle() endReason {
 	return r.endWhy
 }
 
-// terminate sends SIGTERM to the group and waits out the grace period, or
+// terminate sends SIGTERM to the call and waits out the grace period, or
 // less: until the leader has exited and the pipes are closed, the sign that
 // the group's processes (which inherited them) are gone too. A grandchild
 // handling SIGTERM thus gets the same grace as the leader.
 func (r *run) terminate() {
-	terminateGroup(r.c.Process)
+	r.terminateAll()
 	grace := time.NewTimer(r.l.opts.Grace)
 	defer grace.Stop()
 	exited, drained := r.exited, r.drained

@@ -14,14 +14,10 @@ import "strings"
 // approved (the declared value) is what the child reads, whichever of two
 // duplicates a given program would pick.
 func (l *Local) environ(declared []string) []string {
-	env := make([]string, 0, 5+len(declared))
-	env = append(env,
-		"PATH="+l.opts.Path,
-		"HOME="+l.opts.Home,
-		"LANG="+l.opts.Lang,
-		"LC_ALL="+l.opts.Lang,
-		"TERM=dumb",
-	)
+	if len(declared) == 0 {
+		return l.baseEnv // shared: nothing downstream changes it
+	}
+	env := append(make([]string, 0, len(l.baseEnv)+len(declared)), l.baseEnv...)
 	index := make(map[string]int, cap(env))
 	for i, kv := range env {
 		index[envKey(kv)] = i
@@ -43,4 +39,15 @@ func (l *Local) environ(declared []string) []string {
 func envKey(kv string) string {
 	k, _, _ := strings.Cut(kv, "=")
 	return k
+}
+
+// baseEnviron is the pinned base every child gets.
+func baseEnviron(o Options) []string {
+	return []string{
+		"PATH=" + o.Path,
+		"HOME=" + o.Home,
+		"LANG=" + o.Lang,
+		"LC_ALL=" + o.Lang,
+		"TERM=dumb",
+	}
 }

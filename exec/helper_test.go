@@ -107,6 +107,33 @@ func runHelper(mode string, args []string) int {
 		time.Sleep(time.Minute)
 	case "leave": // exit, leaving a grandchild holding stdout in our group or its own session
 		fmt.Printf("%d %d\n", os.Getpid(), startHold(args[0] == "session"))
+	case "create": // create the file args[0]; say why not
+		return reportErr(createFile(args[0]))
+	case "read": // print the file args[0]; say why not
+		b, err := os.ReadFile(args[0])
+		os.Stdout.Write(b)
+		return reportErr(err)
+	case "execfn": // the name the kernel executed this program by
+		name, err := execFn()
+		os.Stdout.WriteString(name)
+		return reportErr(err)
+	case "syscall": // make system call args[0] (a number) with no arguments; say how it failed
+		nr, _ := strconv.ParseUint(args[0], 0, 64)
+		var params [120]byte // room for struct io_uring_params
+		_, _, errno := syscall.RawSyscall(uintptr(nr), 1, uintptr(unsafe.Pointer(&params)), 0)
+		if errno != 0 {
+			return reportErr(errno)
+		}
+	case "connect": // a plain TCP (or, with "mptcp", MPTCP) connect to args[0], "127.0.0.1:port"
+		return reportErr(connectTo(args[0], len(args) > 1 && args[1] == "mptcp"))
+	case "escape": // leave a process marked args[1] behind: "setsid" or "double" fork; then "wait" or "exit"
+		startEscapee(args[0], args[1])
+		os.Stdout.WriteString("ready\n")
+		if args[2] == "wait" {
+			time.Sleep(time.Minute)
+		}
+	case "middle": // start a marked holder in a group of its own, and exit: the second fork of a double fork
+		startMarked(false, args[0])
 	default:
 		fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
 		return 2

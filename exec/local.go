@@ -49,6 +49,17 @@ type Options struct {
 	// a new session also means a new scheduling group: on a busy 2-core
 	// machine that added from 0.01 ms to over 0.5 ms per run. Unix only.
 	NewSession bool
+	// Sandbox says what happens to a command's Sandbox: confined as far as
+	// the kernel allows (the default), required (a call that cannot be
+	// confined is refused) or off. It is settings.sandbox.
+	Sandbox SandboxMode
+	// Containment is how a call's processes are ended with it; the zero
+	// value picks the best this system offers (see Containment).
+	Containment Containment
+	// SimulateNoLandlock makes the runner behave as on a kernel without
+	// Landlock. It is a test hook, for the layers above too: with it a
+	// required sandbox refuses every sandboxed call.
+	SimulateNoLandlock bool
 }
 
 // Defaults for Options fields left at zero.
@@ -63,10 +74,17 @@ const (
 	defaultFlushInterval = 25 * time.Millisecond
 )
 
-// Local runs commands as child processes of this one. It holds only its
-// options, so one Local serves any number of concurrent runs.
+// Local runs commands as child processes of this one. One Local serves any
+// number of concurrent runs. Besides its options it keeps what is built
+// once and shared by runs (sandbox rules, the empty network namespace,
+// /dev/null); Close releases it.
 type Local struct {
-	opts Options
+	opts    Options
+	baseEnv []string // see environ
+	os      osState
+	// skipPathCheck turns off the re-check of path arguments, so a test can
+	// show the sandbox alone holding a swapped path. Tests only.
+	skipPathCheck bool
 }
 
 // Local is the real Runner.
@@ -107,7 +125,20 @@ func NewLocal(o Options) *Local {
 	if o.FlushInterval <= 0 {
 		o.FlushInterval = defaultFlushInterval
 	}
-	return &Local{opts: o}
+	if o.Sandbox == "" {
+		o.Sandbox = SandboxBestEffort
+	}
+	l := &Local{opts: o, baseEnv: baseEnviron(o)}
+	l.os.init(l)
+	return l
+}
+
+// Close releases what the runner built for its runs: the sandboxes' rules
+// and the namespace. Runs still going are not affected; runs started after
+// Close build what they need again.
+func (l *Local) Close() error {
+	l.os.close()
+	return nil
 }
 
 // Timeout returns the timeout a command asking for d runs with: the default

@@ -5,38 +5,50 @@ package exec
 import (
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-// newPipe returns a pipe for one of a child's output streams: the read end
-// non-blocking and registered with the runtime's poller (so a read deadline
-// can cut it off), the write end blocking, as the child expects its stdout
-// to be. os.Pipe would make both ends non-blocking and os/exec would then
-// switch the child's end back, a dozen system calls on every run where
-// four do.
-func newPipe() (r, w *os.File, err error) {
+// newPipe returns a pipe for one of a child's output streams as two raw
+// descriptors, both blocking and close-on-exec. The runner polls the read
+// end before each read, so it never blocks there, and the child's end is
+// blocking, as a child expects its stdout to be: no fcntl, no poller
+// registration, one system call.
+func newPipe() (r, w int, err error) {
 	var p [2]int
 	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		return nil, nil, os.NewSyscallError("pipe2", err)
+		return -1, -1, os.NewSyscallError("pipe2", err)
 	}
-	if err := syscall.SetNonblock(p[0], true); err != nil {
+	if p[0], err = aboveStdio(p[0]); err == nil {
+		p[1], err = aboveStdio(p[1])
+	}
+	if err != nil {
 		syscall.Close(p[0])
 		syscall.Close(p[1])
-		return nil, nil, os.NewSyscallError("fcntl", err)
+		return -1, -1, err
 	}
-	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
+	return p[0], p[1], nil
+}
+
+// aboveStdio returns fd moved to 3 or higher when it is 0, 1 or 2 (this
+// process runs with a standard stream closed), so that a child putting its
+// streams in place never finds one of its sources already there.
+func aboveStdio(fd int) (int, error) {
+	if fd > 2 {
+		return fd, nil
+	}
+	moved, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 3)
+	syscall.Close(fd)
+	if err != nil {
+		return -1, os.NewSyscallError("fcntl", err)
+	}
+	return moved, nil
 }
 
 // growPipe asks the kernel for a pipe of readSize bytes instead of the
 // default 64 KiB. It is an optimisation only: when the kernel refuses (the
 // limit in /proc/sys/fs/pipe-max-size, or the user's pipe quota), the
-// default stays. It works through SyscallConn, because Fd would switch the
-// end the runner polls to blocking mode.
-func growPipe(f *os.File) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return
-	}
-	_ = rc.Control(func(fd uintptr) {
-		_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_SETPIPE_SZ, readSize)
-	})
+// default stays.
+func growPipe(fd int) {
+	_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETPIPE_SZ, readSize)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -81,5 +82,26 @@ func requireGroupGone(t *testing.T, pgid int) {
 			t.Fatalf("processes of group %d still there: %+v", pgid, left)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// requireGone fails unless process pid has neither a running process nor
+// an unreaped zombie of this test process left, right after the run.
+func requireGone(t *testing.T, pid int) {
+	t.Helper()
+	if e, err := readStat(pid); err == nil && (e.state != 'Z' || e.ppid == os.Getpid()) {
+		t.Errorf("process %d is still there after the run: %+v", pid, e)
+	}
+}
+
+// killAndReap kills process pid and, as this test process may be the
+// subreaper it was re-parented to, reaps it too.
+func killAndReap(pid int) {
+	if syscall.Kill(pid, syscall.SIGKILL) != nil {
+		return
+	}
+	if e, err := readStat(pid); err == nil && e.ppid == os.Getpid() {
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pid, &ws, 0, nil)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -167,5 +168,21 @@ func TestLocalRun_Concurrent(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+func TestLocalRun_ChildGetsTheOpenFileLimitOSExecGives(t *testing.T) {
+	// Go raises its own soft limit at startup and gives children the
+	// original back; the runner's children must start as os/exec's do. The
+	// shell reports what it started with (a Go helper would raise its own).
+	cmd := Command{Path: "/bin/sh", Argv: []string{"sh", "-c", "ulimit -Sn"}}
+	want, err := osexec.Command(cmd.Path, cmd.Argv[1:]...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLocal(Options{})
+	t.Cleanup(func() { l.Close() })
+	if got := l.Run(context.Background(), cmd, nil).Stdout.Data; string(got) != string(want) {
+		t.Errorf("the child's open-file limit is %q, os/exec's child gets %q", got, want)
 	}
 }

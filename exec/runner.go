@@ -85,4 +85,12 @@ type Result struct {
 	OverflowKilled bool `json:"overflow_killed,omitempty"`
 	// StartError says why the program could not be started, if it could not.
 	StartError string `json:"start_error,omitempty"`
+	// Refused is true when the runner would not start the command: it was
+	// invalid, the program or a path argument changed since it was shown,
+	// or it could not be confined as the sandbox mode requires. StartError
+	// says why. It is false when the kernel failed the start.
+	Refused bool `json:"refused,omitempty"`
+	// Confinement says what held the run: the sandbox, the network, the
+	// containment of its processes, or why it ran unconfined.
+	Confinement Confinement `json:"confinement"`
 }

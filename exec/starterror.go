@@ -21,6 +21,11 @@ func notStarted(code int, why string) Result {
 	return Result{ExitCode: code, StartError: why}
 }
 
+// refused is the Result for a command the runner would not start.
+func refused(why string) Result {
+	return Result{ExitCode: exitNotStarted, StartError: why, Refused: true}
+}
+
 // explainStart turns the error from starting cmd into an exit code and a
 // message that says what was wrong. execve reports only an errno, and
 // ENOENT alone does not say whether the program or the working directory

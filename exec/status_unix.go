@@ -11,10 +11,18 @@ import (
 // exitStatus maps how the child ended to the shell's conventions: its exit
 // code, or 128+n and the signal's name when signal n ended it.
 func exitStatus(ps *os.ProcessState) (code int, signal string) {
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal()), signalName(ws.Signal())
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
+		return waitStatus(ws)
 	}
 	return ps.ExitCode(), ""
+}
+
+// waitStatus maps a wait status as exitStatus does.
+func waitStatus(ws syscall.WaitStatus) (code int, signal string) {
+	if ws.Signaled() {
+		return 128 + int(ws.Signal()), signalName(ws.Signal())
+	}
+	return ws.ExitStatus(), ""
 }
 
 // signalName returns the conventional name of s ("SIGKILL"). The syscall

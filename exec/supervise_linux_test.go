@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -93,21 +92,26 @@ func TestLocalRun_StubbornGroupIsKilledWithinTheBound(t *testing.T) {
 func TestLocalRun_LeftoversCannotHoldTheCallOpen(t *testing.T) {
 	// The child exits at once, leaving a grandchild that ignores SIGTERM and
 	// holds stdout open: in the child's group, where the kill at exit ends
-	// it, or in a session of its own, out of the group's reach, where only
-	// WaitDelay ends the wait for it.
+	// it, or in a session of its own, out of the group's reach, where the
+	// subreaper still brings it back to be ended, and where with only the
+	// group to go by WaitDelay ends the wait for it.
 	const slack = 3 * time.Second
 	tests := []struct {
-		name      string
-		where     string
-		waitDelay time.Duration
-		wantAlive bool // the grandchild outlives the run
+		name        string
+		where       string
+		containment Containment
+		waitDelay   time.Duration
+		wantAlive   bool // the grandchild outlives the run
 	}{
 		{name: "grandchild in the group is killed at exit", where: "group", waitDelay: 10 * time.Second},
-		{name: "grandchild in its own session is cut off", where: "session", waitDelay: 300 * time.Millisecond, wantAlive: true},
+		{name: "grandchild in its own session is killed at exit", where: "session", waitDelay: 10 * time.Second},
+		{name: "grandchild in its own session is cut off when only the group is held", where: "session",
+			containment: ContainGroup, waitDelay: 300 * time.Millisecond, wantAlive: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := NewLocal(Options{WaitDelay: tt.waitDelay})
+			l := NewLocal(Options{WaitDelay: tt.waitDelay, Containment: tt.containment})
+			t.Cleanup(func() { l.Close() })
 			start := time.Now()
 			res := l.Run(context.Background(), helperCmd(t, "leave", tt.where), nil)
 			took := time.Since(start)
@@ -116,16 +120,17 @@ func TestLocalRun_LeftoversCannotHoldTheCallOpen(t *testing.T) {
 			if err != nil {
 				t.Fatalf("stdout %q: %v", res.Stdout.Data, err)
 			}
-			t.Cleanup(func() { _ = syscall.Kill(gpid, syscall.SIGKILL) })
+			t.Cleanup(func() { killAndReap(gpid) })
 			if res.ExitCode != 0 || res.Signal != "" || res.TimedOut || res.Cancelled {
 				t.Errorf("exit %d, signal %q, TimedOut %v, Cancelled %v; want a clean exit", res.ExitCode, res.Signal, res.TimedOut, res.Cancelled)
 			}
 			if tt.wantAlive {
-				// Otherwise requireGroupGone below checks it is gone: it may
-				// still be finishing its exit when Run returns.
+				// Otherwise requireGone below checks it is gone.
 				if e, err := readStat(gpid); err != nil || e.state == 'Z' {
 					t.Errorf("escaped grandchild not running after the run (%+v, %v): nothing held the pipe", e, err)
 				}
+			} else {
+				requireGone(t, gpid)
 			}
 			// Held pipes are waited for WaitDelay only when nothing could end
 			// their holder.

@@ -1,0 +1,155 @@
+//go:build linux
+
+package exec
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// markedProcesses lists the live processes whose arguments include marker.
+// A zombie has no arguments left, so it is not listed: it has ended.
+func markedProcesses(marker string) []int {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var out []int
+	for _, d := range dirs {
+		b, err := os.ReadFile(d + "/cmdline")
+		if err == nil && bytes.Contains(b, []byte(marker)) {
+			pid, _ := strconv.Atoi(filepath.Base(d))
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// childrenOfTest lists this test process's children, zombies included.
+func childrenOfTest() []procEntry {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var out []procEntry
+	for _, d := range dirs {
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		if e, err := readStat(pid); err == nil && e.ppid == os.Getpid() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// endOnReady returns a context cancelled when the run first prints
+// "ready", and the output callback that does it.
+func endOnReady() (context.Context, context.CancelFunc, func(Chunk)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var once sync.Once
+	return ctx, cancel, func(c Chunk) {
+		if bytes.Contains(c.Data, []byte("ready")) {
+			once.Do(cancel)
+		}
+	}
+}
+
+func TestLocalRun_NothingEscapes(t *testing.T) {
+	// The call leaves a process behind that ignores SIGTERM and holds none
+	// of its pipes, out of the call's process group: one in a session of its
+	// own (setsid), one in a group of its own orphaned by a parent that
+	// exits at once (a double fork). However the call ends, no process of
+	// it is left when Run returns.
+	const slack = 5 * time.Second
+	type ending struct {
+		name  string
+		then  string // the leader, once the escapee runs: "wait" or "exit"
+		setup func(*Command) (context.Context, func(Chunk), func())
+	}
+	endings := []ending{
+		{name: "exit", then: "exit", setup: func(*Command) (context.Context, func(Chunk), func()) {
+			return context.Background(), nil, func() {}
+		}},
+		{name: "timeout", then: "wait", setup: func(c *Command) (context.Context, func(Chunk), func()) {
+			c.Timeout = time.Second
+			return context.Background(), nil, func() {}
+		}},
+		{name: "cancel", then: "wait", setup: func(*Command) (context.Context, func(Chunk), func()) {
+			ctx, cancel, out := endOnReady()
+			return ctx, out, cancel
+		}},
+	}
+	for _, containment := range []Containment{ContainAuto, ContainPIDNamespace} {
+		l := NewLocal(Options{Containment: containment, Grace: 200 * time.Millisecond, WaitDelay: 200 * time.Millisecond})
+		t.Cleanup(func() { l.Close() })
+		got := l.Probe().Containment
+		for _, how := range []string{"setsid", "double"} {
+			for _, e := range endings {
+				t.Run(fmt.Sprintf("%s/%s/%s", got, how, e.name), func(t *testing.T) {
+					if containment != ContainAuto && got != containment {
+						t.Skipf("%s is not available here", containment)
+					}
+					marker := fmt.Sprintf("assent-escape-%d-%s-%s", time.Now().UnixNano(), how, e.name)
+					cmd := helperCmd(t, "escape", how, marker, e.then)
+					ctx, out, cancel := e.setup(&cmd)
+					defer cancel()
+					start := time.Now()
+					res := l.Run(ctx, cmd, out)
+					if took := time.Since(start); took > slack {
+						t.Errorf("Run took %v", took)
+					}
+					if !bytes.Contains(res.Stdout.Data, []byte("ready")) {
+						t.Fatalf("the escapee never started: stdout %q, stderr %q, start %q", res.Stdout.Data, res.Stderr.Data, res.StartError)
+					}
+					if left := markedProcesses(marker); len(left) > 0 {
+						for _, pid := range left {
+							killAndReap(pid)
+						}
+						t.Errorf("processes of the call still there after it ended (%s): %v", res.Confinement.Containment, left)
+					}
+				})
+			}
+		}
+	}
+	if left := childrenOfTest(); len(left) > 0 {
+		t.Errorf("children of this process left unreaped: %+v", left)
+	}
+}
+
+func TestLocalRun_EscapeeOfOverlappingCallsEndsWithTheLast(t *testing.T) {
+	// A process that left call A's group while call B was running cannot
+	// be told apart from one of B's; the subreaper ends it when B ends.
+	l := NewLocal(Options{Containment: ContainSubreaper, Grace: 200 * time.Millisecond})
+	t.Cleanup(func() { l.Close() })
+	if l.Probe().Containment != ContainSubreaper {
+		t.Skip("no subreaper here")
+	}
+	ctxB, cancelB := context.WithCancel(context.Background())
+	defer cancelB()
+	markerA := fmt.Sprintf("assent-overlap-%d", time.Now().UnixNano())
+	started := make(chan struct{})
+	done := make(chan Result)
+	go func() {
+		done <- l.Run(ctxB, helperCmd(t, "ready"), func(c Chunk) {
+			if bytes.Contains(c.Data, []byte("ready")) {
+				close(started)
+			}
+		})
+	}()
+	<-started
+	resA := l.Run(context.Background(), helperCmd(t, "escape", "setsid", markerA, "exit"), nil)
+	if !bytes.Contains(resA.Stdout.Data, []byte("ready")) {
+		t.Fatalf("call A: stdout %q, stderr %q", resA.Stdout.Data, resA.Stderr.Data)
+	}
+	if len(markedProcesses(markerA)) == 0 {
+		t.Error("A's escapee was ended while B, which it might belong to, still ran")
+	}
+	cancelB()
+	<-done
+	if left := markedProcesses(markerA); len(left) > 0 {
+		for _, pid := range left {
+			killAndReap(pid)
+		}
+		t.Errorf("A's escapee outlived the last call that was running: %v", left)
+	}
+}

@@ -1,0 +1,63 @@
+//go:build unix
+
+package exec
+
+import (
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"syscall"
+)
+
+// reportErr prints err to stderr and returns 1, or returns 0 for nil.
+func reportErr(err error) int {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// createFile creates path, which must not exist.
+func createFile(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// startEscapee leaves a holder marked with marker behind, out of this
+// process's group: in a session of its own ("setsid"), or in a group of
+// its own and orphaned by a parent that exits at once ("double": a double
+// fork, as a daemon makes one), and waits until it runs.
+func startEscapee(how, marker string) {
+	if how == "setsid" {
+		startMarked(true, marker)
+		return
+	}
+	exe, _ := os.Executable()
+	c := osexec.Command(exe, marker)
+	c.Env = helperEnviron("middle")
+	if err := c.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+}
+
+// startMarked starts a "hold" process with marker as its argument, which
+// a test finds it by in /proc, with no pipes of this process's, in a
+// session of its own or else in a group of its own.
+func startMarked(ownSession bool, marker string) {
+	exe, err := os.Executable()
+	if err == nil {
+		c := osexec.Command(exe, marker)
+		c.Env = helperEnviron("hold")
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: ownSession, Setpgid: !ownSession}
+		err = c.Start()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+}

@@ -1,0 +1,8 @@
+//go:build unix && !linux
+
+package exec
+
+import "errors"
+
+// execFn is known only on Linux.
+func execFn() (string, error) { return "", errors.New("no AT_EXECFN here") }

@@ -1,0 +1,160 @@
+//go:build linux
+
+package exec
+
+import (
+	"errors"
+	"runtime"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// launch is one child to start: what to execute and how the child sets
+// itself up before it does.
+type launch struct {
+	path   string // what to execute, when execFD is -1
+	execFD int    // the program's descriptor, to execute through, or -1
+	argv   []string
+	env    []string
+	envp   []*byte // env as execve takes it, when it is the Local's base one
+	dir    string
+	files  [3]int // stdin, stdout, stderr; each 3 or more
+	setsid bool   // a session of its own, else a process group of its own
+
+	// The sandbox, which the child applies to itself; only the runner's
+	// own fork can.
+	netns  int             // a network namespace to join, or -1
+	noRoot bool            // root's capabilities are not granted at exec
+	nnp    bool            // no_new_privs
+	filter *unix.SockFprog // the socket filter, or nil
+	rules  int             // a Landlock ruleset, or -1
+
+	cloneflags uintptr      // namespaces of its own
+	nofile     *unix.Rlimit // the open-file limit to give it back, or nil
+	wantTID    bool         // report the thread the child was forked from
+}
+
+// sandboxed reports whether ln asks for any part of the sandbox.
+func (ln *launch) sandboxed() bool {
+	return ln.netns >= 0 || ln.noRoot || ln.nnp || ln.filter != nil || ln.rules >= 0
+}
+
+// start starts ln with the runner's own fork when this system has it, and
+// with syscall.ForkExec otherwise (which cannot apply a sandbox).
+func (l *Local) start(ln *launch) (pid, pidfd, tid int, err error) {
+	if l.os.rawFork() {
+		return rawStart(ln)
+	}
+	if ln.sandboxed() {
+		return 0, -1, 0, errors.New("the sandbox needs the runner's own fork, which this system lacks")
+	}
+	return forkExecStart(ln)
+}
+
+// forkExecStart starts ln with syscall.ForkExec.
+func forkExecStart(ln *launch) (pid, pidfd, tid int, err error) {
+	path := ln.path
+	if ln.execFD >= 0 {
+		path = "/proc/self/fd/" + strconv.Itoa(ln.execFD)
+	}
+	pidfd = -1
+	sys := &syscall.SysProcAttr{Setpgid: !ln.setsid, Setsid: ln.setsid, Cloneflags: ln.cloneflags, PidFD: &pidfd}
+	attr := &syscall.ProcAttr{Dir: ln.dir, Env: ln.env, Sys: sys,
+		Files: []uintptr{uintptr(ln.files[0]), uintptr(ln.files[1]), uintptr(ln.files[2])}}
+	if ln.wantTID {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		tid = unix.Gettid()
+	}
+	pid, err = syscall.ForkExec(path, ln.argv, attr)
+	return pid, pidfd, tid, err
+}
+
+// rawFork reports, once, whether the runner's own fork works here: the
+// architecture has it, and the kernel has clone3 with CLONE_CLEAR_SIGHAND
+// (Linux 5.5) and lets this process use it (a container's seccomp profile
+// may refuse clone3).
+func (s *osState) rawFork() bool {
+	s.rawForkOnce.Do(func() {
+		if !rawForkArch {
+			return
+		}
+		fd, err := s.devnull()
+		if err != nil {
+			return
+		}
+		_, _, _, err = rawStart(&launch{path: "/nonexistent/assent-probe", execFD: -1, argv: []string{"probe"},
+			files: [3]int{fd, fd, fd}, netns: -1, rules: -1})
+		var se *startError
+		s.rawForkOK = errors.As(err, &se) && se.step == stepExec
+	})
+	return s.rawForkOK
+}
+
+// filterWorks reports whether a child may install prog: the kernel has
+// seccomp filters and nothing above this process (a container's own
+// filter, say) refuses them. It forks a child that tries, once.
+func (s *osState) filterWorks(prog *unix.SockFprog) bool {
+	fd, err := s.devnull()
+	if err != nil {
+		return false
+	}
+	_, _, _, err = rawStart(&launch{path: "/nonexistent/assent-probe", execFD: -1, argv: []string{"probe"},
+		files: [3]int{fd, fd, fd}, netns: -1, rules: -1, nnp: true, filter: prog})
+	var se *startError
+	return errors.As(err, &se) && se.step == stepExec
+}
+
+// Steps of the child between clone and exec, for the error a failed start
+// reports.
+const (
+	stepSession uint32 = iota + 1
+	stepNetns
+	stepCapabilities
+	stepNoNewPrivs
+	stepSeccomp
+	stepLandlock
+	stepFiles
+	stepDir
+	stepExec
+)
+
+// startError is how the runner's own fork failed: clone3 itself (op), or
+// a step of the child.
+type startError struct {
+	op   string
+	step uint32
+	err  syscall.Errno
+}
+
+// Error names what failed; a failed exec is its errno alone, which
+// explainStart puts in words.
+func (e *startError) Error() string {
+	what := e.op
+	switch e.step {
+	case stepSession:
+		what = "making its process group"
+	case stepNetns:
+		what = "joining the empty network namespace"
+	case stepCapabilities:
+		what = "dropping root's capabilities"
+	case stepNoNewPrivs:
+		what = "setting no_new_privs"
+	case stepSeccomp:
+		what = "installing the socket filter"
+	case stepLandlock:
+		what = "entering the Landlock sandbox"
+	case stepFiles:
+		what = "setting up its standard streams"
+	case stepDir:
+		what = "changing to its working directory"
+	case stepExec:
+		return e.err.Error()
+	}
+	return what + ": " + e.err.Error()
+}
+
+// Unwrap returns the errno.
+func (e *startError) Unwrap() error { return e.err }

@@ -1,0 +1,176 @@
+//go:build linux
+
+package exec
+
+import (
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// noPidfdPoll is how often a run whose child came without a pidfd (a kernel
+// before 5.3) looks whether it has exited.
+const noPidfdPoll = 10 * time.Millisecond
+
+// streams is how a run reads its child's output on Linux. The run's own
+// goroutine polls both pipes and the child's pidfd in one system call and
+// reads whichever is ready, so a run needs no reader goroutines, no poller
+// registrations and no wakeups from other threads: os/exec pays for all
+// three, and on a busy machine they cost more than the fork itself. The
+// pipes are read only after poll says they are ready, so they stay
+// blocking, as the child's ends must be.
+type streams struct {
+	fds    [2]int // read ends of stdout and stderr, -1 once at EOF
+	pidfd  int    // the leader's pidfd, -1 if the kernel gave none
+	exited bool   // the pidfd has become readable: the leader exited
+	buf    readBuffer
+	// first is the buffer of the first reads, part of the run rather than
+	// an allocation of its own: most commands print less than this.
+	first [512]byte
+	// deadline is when the timeout ends the run; the zero time once it
+	// has fired.
+	deadline time.Time
+}
+
+// armTimeout keeps the timeout as the deadline of the run's own poll: no
+// timer is armed, so a run that ends in time involves no other thread.
+func (r *run) armTimeout(timeout time.Duration) (stop func()) {
+	r.io.deadline = time.Now().Add(timeout)
+	return func() {}
+}
+
+// awaitExit reads output until the leader has exited, leaving it a zombie
+// so that its pid, and so its process group id, cannot be reused before
+// reap. When the deadline passes, it starts the end of the run and goes on
+// reading while the end takes its course.
+func (r *run) awaitExit() {
+	for !r.io.exited {
+		timeout := -1
+		if !r.io.deadline.IsZero() {
+			left := time.Until(r.io.deadline)
+			if left <= 0 {
+				r.io.deadline = time.Time{}
+				go r.end(endTimeout)
+				continue
+			}
+			timeout = int((left + time.Millisecond - 1) / time.Millisecond)
+		}
+		if r.io.pidfd < 0 {
+			if awaitExitNow(r.p.pid) {
+				break
+			}
+			if every := int(noPidfdPoll / time.Millisecond); timeout < 0 || timeout > every {
+				timeout = every
+			}
+		}
+		r.pump(timeout)
+	}
+}
+
+// finishReading reads what is left once the call's processes are gone.
+// Only a process out of the runner's reach can still hold a pipe open, and
+// it gets WaitDelay; then the pipes are closed, so the call cannot be held
+// open by it.
+func (r *run) finishReading() {
+	deadline := time.Now().Add(r.l.opts.WaitDelay)
+	r.io.exited = true // no more waiting on the pidfd
+	for r.io.fds[0] >= 0 || r.io.fds[1] >= 0 {
+		left := time.Until(deadline)
+		if left <= 0 {
+			break
+		}
+		r.pump(int(left/time.Millisecond) + 1)
+	}
+	for i := range r.io.fds {
+		r.closeStream(i)
+	}
+	if r.io.pidfd >= 0 {
+		unix.Close(r.io.pidfd)
+		r.io.pidfd = -1
+	}
+}
+
+// pump waits up to timeout milliseconds (-1: without limit) for a pipe or
+// the pidfd to be ready and reads each ready pipe once.
+func (r *run) pump(timeout int) {
+	var pfds [3]unix.PollFd
+	var which [3]int
+	n := 0
+	for i, fd := range r.io.fds {
+		if fd >= 0 {
+			pfds[n], which[n] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}, i
+			n++
+		}
+	}
+	if !r.io.exited && r.io.pidfd >= 0 {
+		pfds[n], which[n] = unix.PollFd{Fd: int32(r.io.pidfd), Events: unix.POLLIN}, 2
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	if _, err := unix.Poll(pfds[:n], timeout); err != nil {
+		return // EINTR: the caller polls again
+	}
+	for j := range n {
+		if pfds[j].Revents == 0 {
+			continue
+		}
+		switch {
+		case which[j] == 2:
+			r.io.exited = true
+		case pfds[j].Revents&unix.POLLIN == 0:
+			// Hung up with nothing left to read: EOF, without the read
+			// that would say so.
+			r.closeStream(which[j])
+		default:
+			r.readStream(which[j])
+		}
+	}
+}
+
+// readStream reads once from stream i, which poll said is ready.
+func (r *run) readStream(i int) {
+	fd := r.io.fds[i]
+	if r.io.buf.b == nil {
+		r.io.buf.b = r.io.first[:]
+	}
+	buf := r.io.buf.get()
+	n, err := unix.Read(fd, buf)
+	if err == unix.EINTR || err == unix.EAGAIN {
+		return
+	}
+	if n <= 0 {
+		r.closeStream(i)
+		return
+	}
+	if i == 0 {
+		r.stdout.add(buf[:n])
+	} else {
+		r.stderr.add(buf[:n])
+	}
+	if r.io.buf.filled(n) {
+		growPipe(fd)
+	}
+}
+
+// closeStream closes stream i's pipe, if still open, and closes r.drained
+// once both are closed.
+func (r *run) closeStream(i int) {
+	if r.io.fds[i] < 0 {
+		return
+	}
+	unix.Close(r.io.fds[i])
+	r.io.fds[i] = -1
+	if r.io.fds[0] < 0 && r.io.fds[1] < 0 {
+		close(r.drained)
+	}
+}
+
+// awaitExitNow reports whether process pid has exited, leaving it unreaped.
+func awaitExitNow(pid int) bool {
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_PID, pid, &info, syscall.WEXITED|syscall.WNOWAIT|syscall.WNOHANG, nil)
+	return err != nil || info.Signo != 0
+}

@@ -1,0 +1,212 @@
+//go:build linux
+
+package exec
+
+import (
+	"math"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// maxSweeps bounds how many times one sweep looks again for processes that
+// came back to this one while it was ending others (a chain of double forks
+// comes back one level at a time).
+const maxSweeps = 16
+
+// reaper holds the processes of calls together under the subreaper
+// containment. This process is made a child subreaper, so a process whose
+// parent exits is re-parented here instead of to init: a `setsid` sleeper
+// or a double-forked daemon of a call comes back to the runner, which can
+// then end it with its call.
+//
+// What the kernel does not say is which call such an orphan came from. The
+// runner tells by when it started: an orphan started before every other
+// call still running began can only belong to a call that has ended (or is
+// ending), so it is ended now; one started while other calls were running
+// might be theirs, and is ended when the last of those ends. Sequential
+// calls are thus held exactly; overlapping ones are held until the last of
+// them ends, within its timeout. Processes in this process's own group are
+// never touched: they were started here by something other than the runner.
+type reaper struct {
+	once    sync.Once
+	enabled bool
+	since   int64     // boottime when the flag was set
+	mono    time.Time // the same moment on Go's monotonic clock
+	pid     int       // this process
+	pgid    int       // this process's group
+
+	mu   sync.Mutex
+	live map[*run]liveRun
+
+	// children caches, by thread, an open /proc/self/task/TID/children:
+	// reading it again from offset 0 lists the children afresh, and a
+	// pread costs a fraction of the path lookup an open does.
+	childMu  sync.Mutex
+	children map[int]int
+}
+
+// maxChildFiles bounds the cached children files; past it they are all
+// closed and opened again as needed.
+const maxChildFiles = 256
+
+// liveRun is what the reaper knows of a run that has not finished.
+type liveRun struct {
+	began int64 // boottime just before the fork
+	pid   int   // the leader, once started
+}
+
+// enable makes this process a child subreaper, once; it reports whether
+// it is one.
+func (rp *reaper) enable() bool {
+	rp.once.Do(func() {
+		rp.pid, rp.pgid = os.Getpid(), syscall.Getpgrp()
+		rp.since, rp.mono = boottime(), time.Now()
+		rp.enabled = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == nil
+	})
+	return rp.enabled
+}
+
+// begin records that r is about to start. The time is taken from Go's
+// monotonic clock (no system call) and put on the boot clock /proc uses;
+// the two part only while the machine is suspended, after which began
+// comes out early, which only makes the reaper wait longer before it ends
+// an orphan, never end one it should not.
+func (rp *reaper) begin(r *run) {
+	began := rp.since + time.Since(rp.mono).Nanoseconds()
+	rp.mu.Lock()
+	if rp.live == nil {
+		rp.live = make(map[*run]liveRun)
+	}
+	rp.live[r] = liveRun{began: began}
+	rp.mu.Unlock()
+}
+
+// started records r's leader.
+func (rp *reaper) started(r *run, pid int) {
+	rp.mu.Lock()
+	lr := rp.live[r]
+	lr.pid = pid
+	rp.live[r] = lr
+	rp.mu.Unlock()
+}
+
+// finish forgets r, once its processes have been swept and it is reaped.
+func (rp *reaper) finish(r *run) {
+	rp.mu.Lock()
+	delete(rp.live, r)
+	rp.mu.Unlock()
+}
+
+// sweep sends sig to every process that escaped r's group and can be told
+// to be r's (or an ended call's). For SIGKILL it waits, within WaitDelay,
+// until they are gone and reaped, and looks again for their own children,
+// which come back here as each dies.
+func (rp *reaper) sweep(r *run, sig syscall.Signal) {
+	deadline := time.Now().Add(r.l.opts.WaitDelay)
+	for range maxSweeps {
+		found := rp.escaped(r)
+		if len(found) == 0 {
+			return
+		}
+		for _, e := range found {
+			signalTree(e, sig)
+		}
+		if sig != syscall.SIGKILL {
+			return
+		}
+		for _, e := range found {
+			reapBy(e, deadline)
+		}
+		if time.Now().After(deadline) {
+			return
+		}
+	}
+}
+
+// escaped lists this process's children that are not leaders of live runs
+// and belong to r or to calls that have ended, zombies included (a zombie
+// whose threads are still exiting cannot be reaped yet; reapBy waits for
+// it). Children come back to the main thread, or, when the leader started
+// them with CLONE_PARENT, to the thread that forked it.
+func (rp *reaper) escaped(r *run) []int {
+	kids := rp.childrenOf(rp.pid)
+	if r.p.tid != rp.pid {
+		kids = append(kids, rp.childrenOf(r.p.tid)...)
+	}
+	if len(kids) == 0 || len(kids) == 1 && kids[0] == r.p.pid {
+		return nil
+	}
+	limit := int64(math.MaxInt64)
+	leaders := make(map[int]bool)
+	rp.mu.Lock()
+	for o, lr := range rp.live {
+		leaders[lr.pid] = true
+		if o != r {
+			limit = min(limit, lr.began)
+		}
+	}
+	rp.mu.Unlock()
+	var out []int
+	for _, pid := range kids {
+		if leaders[pid] || pid == r.p.pid {
+			continue
+		}
+		st, err := readProcStat(pid)
+		if err != nil || st.pgid == rp.pgid || st.start+clockTick <= rp.since {
+			continue // gone, or not started by the runner
+		}
+		ours := st.pgid == r.p.pid || st.sid == r.p.pid
+		if !ours && st.start+clockTick > limit {
+			continue // may belong to a call still running; its end will see it
+		}
+		out = append(out, pid)
+	}
+	return out
+}
+
+// close closes the cached children files; sweeps open them again.
+func (rp *reaper) close() {
+	rp.childMu.Lock()
+	defer rp.childMu.Unlock()
+	for _, fd := range rp.children {
+		unix.Close(fd)
+	}
+	rp.children = nil
+}
+
+// childrenOf lists the children of this process's thread tid.
+func (rp *reaper) childrenOf(tid int) []int {
+	var buf [4096]byte
+	rp.childMu.Lock()
+	defer rp.childMu.Unlock()
+	for range 2 {
+		fd, ok := rp.children[tid]
+		if !ok {
+			var err error
+			fd, err = unix.Open("/proc/self/task/"+strconv.Itoa(tid)+"/children", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return nil
+			}
+			if rp.children == nil || len(rp.children) >= maxChildFiles {
+				for _, old := range rp.children {
+					unix.Close(old)
+				}
+				rp.children = make(map[int]int)
+			}
+			rp.children[tid] = fd
+		}
+		n, err := unix.Pread(fd, buf[:], 0)
+		if err == nil {
+			return parsePids(buf[:n])
+		}
+		// The thread is gone (ESRCH); its number may now be another's.
+		unix.Close(fd)
+		delete(rp.children, tid)
+	}
+	return nil
+}

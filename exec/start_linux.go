@@ -1,0 +1,173 @@
+//go:build linux
+
+package exec
+
+import (
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// plan is how one command will be started, decided before the fork.
+type plan struct {
+	conf Confinement
+	// prog is the program opened with O_PATH, or -1; closed once the child
+	// has been started.
+	prog int
+	// execFD says the child executes prog itself, so that the file whose
+	// identity was checked is the file that runs; otherwise the path.
+	execFD bool
+	// rules is the sandbox the child applies to itself; nil: none.
+	rules *sandboxRules
+	// cloneflags are the namespaces the child gets of its own.
+	cloneflags uintptr
+}
+
+// release closes what the plan held once the child has been started (or
+// could not be).
+func (pl *plan) release() {
+	if pl.prog >= 0 {
+		unix.Close(pl.prog)
+		pl.prog = -1
+	}
+	if pl.rules != nil {
+		pl.rules.release()
+		pl.rules = nil
+	}
+}
+
+// process is a started child.
+type process struct {
+	pid int
+	// tid is the thread that forked it: its parent, to which a child the
+	// leader starts with CLONE_PARENT belongs too.
+	tid int
+	// nsInit is true when the child is PID 1 of a namespace of its own.
+	nsInit bool
+	// termEmulated is set when SIGTERM's default action had to be carried
+	// out with SIGKILL, because a namespace init cannot receive SIGTERM
+	// without a handler for it.
+	termEmulated atomic.Bool
+	// held is true when the subreaper contains the run's processes.
+	held  bool
+	stdin *stdinFeed // nil when the child reads /dev/null
+}
+
+// start launches the child with its pipes.
+func (r *run) start(pl *plan, out func(Chunk)) error {
+	defer pl.release()
+	stdin, err := r.l.newStdin(r.cmd.Stdin)
+	if err != nil {
+		return err
+	}
+	var fds [4]int // stdout read, write; stderr read, write
+	for i := 0; i < 4; i += 2 {
+		if fds[i], fds[i+1], err = newPipe(); err != nil {
+			stdin.started(false)
+			closeAll(fds[:i])
+			return err
+		}
+	}
+	ln := &launch{path: r.cmd.Path, execFD: -1, argv: r.cmd.Argv, env: r.l.environ(r.cmd.Env), dir: r.cmd.Dir,
+		files: [3]int{stdin.childEnd(), fds[1], fds[3]}, setsid: r.l.opts.NewSession,
+		netns: -1, rules: -1, cloneflags: pl.cloneflags, nofile: r.l.os.nofile}
+	if pl.execFD {
+		ln.execFD = pl.prog
+	}
+	if len(r.cmd.Env) == 0 {
+		ln.envp = r.l.os.baseEnvp
+	}
+	if sr := pl.rules; sr != nil {
+		ln.netns, ln.rules, ln.nnp, ln.noRoot = sr.netns, sr.landlock, true, r.l.os.sandbox.noRoot
+		if sr.filter {
+			ln.filter = r.l.os.sandbox.fprog
+		}
+	}
+	contained := pl.conf.Containment == ContainSubreaper
+	if contained {
+		// The sweep looks at the forking thread's children too.
+		ln.wantTID = true
+		r.l.os.reaper.begin(r)
+	}
+	pid, pidfd, tid, err := r.l.start(ln)
+	// The child has its own copies; ours must go, or EOF never comes.
+	closeAll([]int{fds[1], fds[3]})
+	feed := stdin.started(err == nil)
+	if err != nil {
+		if contained {
+			r.l.os.reaper.finish(r)
+		}
+		closeAll([]int{fds[0], fds[2]})
+		return err
+	}
+	r.p = process{pid: pid, tid: tid, nsInit: pl.cloneflags&unix.CLONE_NEWPID != 0, held: contained, stdin: feed}
+	if contained {
+		r.l.os.reaper.started(r, pid)
+	}
+	r.io = streams{fds: [2]int{fds[0], fds[2]}, pidfd: pidfd}
+	r.newCaptures(out)
+	return nil
+}
+
+// closeAll closes descriptors the runner opened.
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		unix.Close(fd)
+	}
+}
+
+// terminateAll asks every process of the call to end: SIGTERM to the
+// group, SIGCONT after it (a stopped process keeps SIGTERM pending until it
+// runs again, and would sit out the whole grace period), and the same to
+// the call's processes that left the group where containment finds them.
+func (r *run) terminateAll() {
+	_ = syscall.Kill(-r.p.pid, syscall.SIGTERM)
+	_ = syscall.Kill(-r.p.pid, syscall.SIGCONT)
+	switch {
+	case r.p.nsInit:
+		r.terminateInit()
+	case r.p.held:
+		r.l.os.reaper.sweep(r, syscall.SIGTERM)
+	}
+}
+
+// killAll ends every process of the call. Called while the leader is not
+// yet reaped, so its group id cannot have been reused by a stranger.
+func (r *run) killAll() {
+	_ = syscall.Kill(-r.p.pid, syscall.SIGKILL)
+	switch {
+	case r.p.nsInit:
+		// From outside its namespace SIGKILL reaches the init, and the
+		// kernel ends every other process in the namespace with it.
+		_ = syscall.Kill(r.p.pid, syscall.SIGKILL)
+	case r.p.held:
+		r.l.os.reaper.sweep(r, syscall.SIGKILL)
+	}
+}
+
+// reap collects the leader's exit status, then waits (within WaitDelay)
+// for the stdin feed to end. By now every process of the call that the
+// runner can reach is gone.
+func (r *run) reap() (code int, signal string) {
+	var ws syscall.WaitStatus
+	var err error
+	for {
+		if _, err = syscall.Wait4(r.p.pid, &ws, 0, nil); err != syscall.EINTR {
+			break
+		}
+	}
+	if r.p.held {
+		r.l.os.reaper.finish(r)
+	}
+	if r.p.stdin != nil {
+		r.p.stdin.wait(r.l.opts.WaitDelay)
+	}
+	if err != nil {
+		return -1, "" // only if the leader was reaped elsewhere
+	}
+	if r.p.termEmulated.Load() && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+		return 128 + int(syscall.SIGTERM), signalName(syscall.SIGTERM)
+	}
+	return waitStatus(ws)
+}
