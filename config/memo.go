@@ -3,6 +3,8 @@ package config
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/assent-sh/assent/exec"
 )
 
 // memo remembers, for the length of one Load, the answers the file system
@@ -19,6 +21,12 @@ type memo struct {
 	files    map[[2]string][]string
 	families map[string]string // bare or exact name → reason
 	prefixes []familyPrefix
+	ids      map[string]memoIdentity
+}
+
+type memoIdentity struct {
+	id  exec.Identity
+	err error
 }
 
 type memoRoots struct {
@@ -35,7 +43,8 @@ type familyPrefix struct{ prefix, reason string }
 
 func newMemo() *memo {
 	m := &memo{roots: map[[2]string]memoRoots{}, programs: map[[2]string]memoProgram{},
-		reasons: map[[2]string]string{}, files: map[[2]string][]string{}, families: map[string]string{}}
+		reasons: map[[2]string]string{}, files: map[[2]string][]string{}, families: map[string]string{},
+		ids: map[string]memoIdentity{}}
 	for _, f := range shellFamilies() {
 		for _, n := range f.names {
 			m.families[n] = f.reason
@@ -128,4 +137,17 @@ func (m *memo) programFiles(path, pathList string) []string {
 		m.files[key] = f
 	}
 	return append([]string(nil), f...)
+}
+
+// identity is exec.IdentityOf with the file's hash, taken once per program.
+func (m *memo) identity(path string) (exec.Identity, error) {
+	if m == nil {
+		return exec.IdentityOf(path, true)
+	}
+	i, ok := m.ids[path]
+	if !ok {
+		i.id, i.err = exec.IdentityOf(path, true)
+		m.ids[path] = i
+	}
+	return i.id, i.err
 }

@@ -125,12 +125,15 @@ func (t *Tool) checkFindExec(opts Options, needShell func(string) error, fail fu
 	return nil
 }
 
-// pinProgram is where the identity of the tool's program file is taken,
-// once, at load: exec compares it right before each start, so a binary
-// swapped or a symlink retargeted after load is refused. It records
-// nothing yet: exec.IdentityOf(t.Program, true) fills t.ProgramID once
-// exec provides it.
+// pinProgram takes the identity of the tool's program file, once, at load:
+// exec compares it right before each start, so a binary swapped or a
+// symlink retargeted after load is refused ("reload to accept it").
 func (t *Tool) pinProgram() error {
+	id, err := t.memo.identity(t.Program)
+	if err != nil {
+		return fmt.Errorf("program %s: %w", t.Program, err)
+	}
+	t.ProgramID = id
 	return nil
 }
 

@@ -22,18 +22,19 @@ const SystemCommandName = "system_command"
 // --compress-program), so it is always a shell-class tool: shown with a
 // warning and never approved by a rule.
 type systemTool struct {
-	programs map[string]string       // allowed name -> absolute path (installed only)
-	sandbox  map[string]exec.Sandbox // allowed name -> what a call of it may touch
-	missing  map[string]bool         // allowed but not installed
-	envAllow []string                // variables a call may set, sorted
-	roots    []string                // cwd must lie in one of these
-	timeout  time.Duration           // default
-	max      time.Duration           // ceiling
+	programs map[string]string        // allowed name -> absolute path (installed only)
+	sandbox  map[string]exec.Sandbox  // allowed name -> what a call of it may touch
+	ids      map[string]exec.Identity // allowed name -> its program's identity at load
+	missing  map[string]bool          // allowed but not installed
+	envAllow []string                 // variables a call may set, sorted
+	roots    []string                 // cwd must lie in one of these
+	timeout  time.Duration            // default
+	max      time.Duration            // ceiling
 }
 
 // newSystemCommand builds the system_command tool from its settings.
 func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []Warning, error) {
-	st := &systemTool{programs: map[string]string{}, missing: map[string]bool{},
+	st := &systemTool{programs: map[string]string{}, ids: map[string]exec.Identity{}, missing: map[string]bool{},
 		envAllow: slices.Sorted(slices.Values(sc.Env)), timeout: s.TimeoutOrDefault(), max: s.MaxTimeoutOrDefault()}
 	t := &Tool{
 		Name:     SystemCommandName,
@@ -56,7 +57,11 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 			warns = append(warns, Warning{t.Where, t.Name, fmt.Sprintf("%v; calls to it will be refused", err)})
 			continue
 		}
-		st.programs[name] = p
+		id, err := opts.memo.identity(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("settings.system_command: program %s: %w", p, err)
+		}
+		st.programs[name], st.ids[name] = p, id
 		if r := opts.memo.shellReason(name, p); r != "" {
 			warns = append(warns, Warning{t.Where, t.Name, r})
 		}
@@ -206,7 +211,7 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	if err := CheckLimits(argv); err != nil {
 		return refuse("args", "size", "%v", err)
 	}
-	e.Command = exec.Command{Path: path, Argv: argv, Dir: dir, Env: env, Stdin: stdin,
+	e.Command = exec.Command{Path: path, Program: st.ids[name], Argv: argv, Dir: dir, Env: env, Stdin: stdin,
 		Timeout: timeout, MaxOutput: t.MaxOutput, OnOverflow: t.OnOverflow,
 		Paths: []exec.PathCheck{{Given: given, Resolved: dir}}}
 	e.Paths = []string{dir}

@@ -42,8 +42,10 @@ type Call struct {
 	Duration time.Duration `json:"duration_ns,omitempty"`
 	TimedOut bool          `json:"timed_out,omitempty"`
 	Error    string        `json:"error,omitempty"`
-	Stdout   *Blob         `json:"stdout,omitempty"`
-	Stderr   *Blob         `json:"stderr,omitempty"`
+	// Confinement is how the run was confined, from its finished record.
+	Confinement string `json:"confinement,omitempty"`
+	Stdout      *Blob  `json:"stdout,omitempty"`
+	Stderr      *Blob  `json:"stderr,omitempty"`
 	// Ending is how the call ended: as the record that ended it says, or
 	// for a journal written before records said so, the legacy reading
 	// (legacy.go). "" while it has not ended, and when it was interrupted.
@@ -120,6 +122,7 @@ func (c *Call) add(r Record, events bool) {
 		}
 	case Finished:
 		c.Exit, c.Signal, c.Duration, c.TimedOut = r.Exit, r.Signal, r.Duration, r.TimedOut
+		c.Confinement = r.Confinement
 		c.Stdout, c.Stderr = r.Stdout, r.Stderr
 	}
 	set(&c.Error, r.Error)

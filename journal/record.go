@@ -183,6 +183,9 @@ type Record struct {
 	Signal   string        `json:"signal,omitempty"`
 	Duration time.Duration `json:"duration_ns,omitempty"`
 	TimedOut bool          `json:"timed_out,omitempty"`
+	// Confinement says how the run was confined (the sandbox and how its
+	// processes were held), or why it ran unconfined.
+	Confinement string `json:"confinement,omitempty"`
 	// Error says why a run failed to start or ended abnormally.
 	Error  string `json:"error,omitempty"`
 	Stdout *Blob  `json:"stdout,omitempty"`

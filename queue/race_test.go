@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/assent-sh/assent/queue"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/assent-sh/assent/queue"
 )
 
 // TestResolve_FirstDecisionWins races an approve, a deny, an edit, the

@@ -88,7 +88,17 @@ func finishedRecord(c Call, res exec.Result, ending Ending) journal.Record {
 		Stdout:      journal.NewBlob(res.Stdout.Data, res.Stdout.Bytes),
 		Stderr:      journal.NewBlob(res.Stderr.Data, res.Stderr.Bytes),
 		CommandHash: c.Hash,
+		Confinement: confinementText(res.Confinement),
 		Ending:      ending,
 		Reason:      EndingReason(ending, c.Command, res),
 	}
+}
+
+// confinementText is how a run was confined, in the journal's words; ""
+// when the runner says nothing of it (a fake in tests).
+func confinementText(c exec.Confinement) string {
+	if c.Landlock == 0 && c.Network == "" && c.Containment == "" && c.Unconfined == "" && len(c.NetworkBy) == 0 {
+		return ""
+	}
+	return c.String()
 }

@@ -2,11 +2,12 @@ package queue_test
 
 import (
 	"context"
-	"github.com/assent-sh/assent/queue"
-	"github.com/assent-sh/assent/queue/queuetest"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/queue/queuetest"
 )
 
 // eventLog collects what a Watcher receives.

@@ -3,12 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"github.com/assent-sh/assent/config"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/server/servertest"
 )
 

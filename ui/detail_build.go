@@ -28,9 +28,20 @@ func (m *Model) buildDetail(c *queue.Call, w int) *detail {
 	}
 	if c.Result != nil {
 		b.prose(secHead, m.resultLine(c))
+		if conf := c.Result.Confinement; !c.Started.IsZero() && conf.Landlock+len(conf.Unconfined)+len(conf.Containment) > 0 {
+			if conf.Confined() {
+				b.prose(secHead, st.Muted.Render("ran confined: "+clean(conf.String())))
+			} else {
+				b.prose(secHead, st.Error.Render(iconWarning+" ran "+clean(conf.String())))
+			}
+		}
 	}
 	if c.Origin == originReplay {
-		b.prose(secHead, st.Warning.Render(iconReplay+" replay: a journaled call submitted again, decided by today's config and policy"))
+		what := "replay: a journaled call submitted again, decided by today's config and policy"
+		if c.ReplayOf != "" {
+			what = "replay of " + clean(c.ReplayOf) + ": submitted again, decided by today's config and policy"
+		}
+		b.prose(secHead, st.Warning.Render(iconReplay+" "+what))
 	}
 	if c.Shell {
 		b.prose(secHead, st.Warning.Render(iconWarning+" shell tool: it can run any program; never auto-approved"))

@@ -36,6 +36,9 @@ type appOptions struct {
 	// ownTerminal says the process owns a terminal (the console), so every
 	// child starts in a session of its own and cannot reach it.
 	ownTerminal bool
+	// protected are more of assent's files no tool may write, besides
+	// the journal (the token file, when one is used).
+	protected []config.ProtectedFile
 }
 
 // addAppFlags declares the shared flags.
@@ -78,6 +81,7 @@ type app struct {
 	log      *slog.Logger
 	loader   *setup.Loader
 	reloader *setup.Reloader
+	runner   *exec.Local
 	journal  *journal.Journal
 	queue    *queue.Queue
 	server   *server.Server
@@ -102,7 +106,7 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	}
 	a.loader, err = setup.NewLoader(setup.Options{Tools: o.tools, PolicyFile: o.policy.file,
 		Remembered: o.policy.remembered,
-		Protected:  []config.ProtectedFile{{What: "journal", Path: a.opts.journal}}})
+		Protected:  append([]config.ProtectedFile{{What: "journal", Path: a.opts.journal}}, o.protected...)})
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +117,11 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	for _, w := range loaded.Config.Warnings {
 		a.log.Warn("tool file", "warning", w.String())
 	}
+	mode, err := exec.ParseSandboxMode(string(loaded.Config.Settings.SandboxOrDefault()))
+	if err != nil {
+		return nil, err
+	}
+
 	if a.journal, err = journal.Open(a.opts.journal, journal.Options{Sync: sync, MaxSize: maxSize}); err != nil {
 		return nil, err
 	}
@@ -124,7 +133,12 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	// Every command carries its tool's timeout and output cap, checked by
 	// config against the settings, also after a reload that raises them;
 	// the runner's ceiling is only a backstop.
-	runner := exec.NewLocal(exec.Options{MaxTimeout: runnerMaxTimeout, NewSession: o.ownTerminal})
+	// The sandbox mode is the runner's, taken at start: a reload that
+	// changes settings.sandbox takes effect when assent restarts.
+	runner := exec.NewLocal(exec.Options{MaxTimeout: runnerMaxTimeout, NewSession: o.ownTerminal, Sandbox: mode})
+	a.runner = runner
+	support := runner.Probe()
+	a.log.Info("calls run "+support.String(), "sandbox", string(support.Mode))
 	a.queue, err = queue.New(queue.Options{Policy: loaded.Policy, Runner: runner, Journal: a.journal,
 		Headless: o.headless, ApprovalTimeout: o.approvalTimeout, MaxRunning: o.maxRunning, MaxPending: o.maxPending,
 		PATH: os.Getenv("PATH"), RunID: a.journal.Segment()})
@@ -132,7 +146,7 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 		a.server, err = server.New(loaded.Config, server.Options{Queue: a.queue, Version: buildVersion(), Logger: a.log})
 	}
 	if err != nil {
-		return nil, errors.Join(err, a.journal.Close())
+		return nil, errors.Join(err, a.journal.Close(), runner.Close())
 	}
 	// A change is put in force policy first, so that a rule added together
 	// with a tool is in force before the tool can be called.
@@ -149,5 +163,5 @@ func (a *app) close(reason string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	qerr := a.queue.Close(ctx, reason)
-	return errors.Join(qerr, a.journal.Close())
+	return errors.Join(qerr, a.journal.Close(), a.runner.Close())
 }

@@ -92,7 +92,7 @@ func printRules(w io.Writer, pol *policy.Policy) {
 
 func printCheck(w io.Writer, cfg *config.Config) {
 	fmt.Fprintf(w, "%s from %s\n", human.Count(len(cfg.Tools), "tool"), strings.Join(cfg.Sources, ", "))
-	fmt.Fprintf(w, "sandbox: %s\n", cfg.Settings.SandboxOrDefault())
+	fmt.Fprintln(w, sandboxSupport(cfg))
 	for _, t := range cfg.Tools {
 		var flags []string
 		if t.ReadOnly {
@@ -133,6 +133,18 @@ func printCheck(w io.Writer, cfg *config.Config) {
 			fmt.Fprintf(w, "  %s\n", wn)
 		}
 	}
+}
+
+// sandboxSupport says how calls would be confined on this machine under
+// the settings' sandbox mode.
+func sandboxSupport(cfg *config.Config) string {
+	mode, err := exec.ParseSandboxMode(string(cfg.Settings.SandboxOrDefault()))
+	if err != nil {
+		return err.Error()
+	}
+	r := exec.NewLocal(exec.Options{Sandbox: mode})
+	defer r.Close()
+	return r.Probe().String()
 }
 
 // templateLine is the tool's argv template as one line: the resolved

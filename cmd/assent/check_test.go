@@ -30,7 +30,7 @@ func TestCheck_DefaultPack(t *testing.T) {
 	for _, want := range []string{"9 tools from (embedded) examples/default.json", "grep_search  [read-only]",
 		"run:     /usr/bin/grep -rnI --color=never --exclude=.env", "-e {pattern} -- {path}",
 		`{pattern}  string, required, pattern ([^\\]|\\[^1-9{])*, max 1000 chars`,
-		`"additionalProperties":false`, "sandbox: best-effort", "writes:  nothing", "net:     no network"} {
+		`"additionalProperties":false`, "\nsandbox best-effort: ", "writes:  nothing", "net:     no network"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

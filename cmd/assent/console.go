@@ -11,10 +11,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/server"
-	"github.com/assent-sh/assent/ui"
-
 	"github.com/assent-sh/assent/state"
+	"github.com/assent-sh/assent/ui"
 )
 
 // runConsole serves over HTTP and shows the console in this terminal until
@@ -28,6 +29,9 @@ func (o serveOptions) runConsole(ctx context.Context) error {
 	tok, tokenFrom, err := resolveToken(o.tokenFile)
 	if err != nil {
 		return err
+	}
+	if from := tokenFileShown(tokenFrom); from != "" {
+		o.app.protected = append(o.app.protected, config.ProtectedFile{What: "token file", Path: from})
 	}
 	tty, err := openTerminal()
 	if err != nil {
@@ -65,9 +69,11 @@ func (o serveOptions) runConsole(ctx context.Context) error {
 	})
 	changes, stopChanges := s.app.consoleChanges(uictx)
 	stopReplay := s.resubmit(uictx, o.replay, o.replayed)
+	support := s.app.runner.Probe()
 	uierr := ui.Run(uictx, ui.Options{Queue: s.app.queue, Endpoint: s.http.URL(), Token: tok,
 		Changes: changes, NoBell: o.noBell, NoNotify: o.noNotify, TokenFile: tokenFileShown(tokenFrom),
-		RememberedFile: s.app.queue.RememberedFile(), Console: namedConsole(s.consoleName())},
+		RememberedFile: s.app.queue.RememberedFile(), Console: namedConsole(s.consoleName()),
+		Confinement: support.String(), Unconfined: support.Landlock == 0 || support.Mode == exec.SandboxOff},
 		tea.WithInput(tty), tea.WithOutput(tty), tea.WithoutSignalHandler())
 	cancel()
 	wg.Wait()

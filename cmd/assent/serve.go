@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/replay"
 	"github.com/assent-sh/assent/server"
@@ -139,6 +140,9 @@ func (o serveOptions) runHeadless(ctx context.Context, stdout, stderr io.Writer)
 	tok, tokenFrom, err := resolveToken(o.tokenFile)
 	if err != nil {
 		return err
+	}
+	if from := tokenFileShown(tokenFrom); from != "" {
+		o.app.protected = append(o.app.protected, config.ProtectedFile{What: "token file", Path: from})
 	}
 	s, err := o.start(tok, stderr)
 	if err != nil {

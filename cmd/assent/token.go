@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assent-sh/assent/server"
-
 	"github.com/assent-sh/assent/state"
 )
 
