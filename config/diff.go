@@ -142,6 +142,15 @@ func diffTool(a, b *Tool) []string {
 	if !same([]any{a.Program, a.Template, a.SecondPrograms}, []any{b.Program, b.Template, b.SecondPrograms}) {
 		out = append(out, fmt.Sprintf("command %s → %s", commandLine(a), commandLine(b)))
 	}
+	if a.Program == b.Program && !a.ProgramID.Same(b.ProgramID) {
+		// The same path, another file: a binary replaced or rewritten, or
+		// a symlink retargeted. Calls are refused until this is applied.
+		sum := ""
+		if b.ProgramID.SHA256 != "" {
+			sum = ", sha256 " + b.ProgramID.SHA256[:16] + "…"
+		}
+		out = append(out, fmt.Sprintf("program %s changed since it loaded (now %s%s)", b.Program, b.ProgramID, sum))
+	}
 	changed("parameters", paramFacts(a), paramFacts(b))
 	valued("read_only", a.ReadOnly, b.ReadOnly)
 	valued("shell", a.Shell, b.Shell)

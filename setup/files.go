@@ -2,12 +2,15 @@ package setup
 
 import (
 	"errors"
+
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/assent-sh/assent/config"
 )
 
 // files are the tool and policy files one load reads.
@@ -69,6 +72,22 @@ func isToolFileName(name string) bool {
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// Programs are the program files the tools of cfg run (argv[0] and what
+// find -exec runs), absolute, for the watcher: a program replaced or
+// retargeted after load is offered as a change to apply, since its calls
+// are refused until then.
+func Programs(cfg *config.Config) []string {
+	var out []string
+	for _, t := range cfg.Tools {
+		for _, p := range append([]string{t.Program}, t.SecondPrograms...) {
+			if p != "" && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // Files are the tool and policy files the next load reads, absolute, for

@@ -33,6 +33,7 @@ func (r *Reloader) Watch(ctx context.Context, debounce time.Duration) (<-chan Ch
 	if len(files) == 0 && len(found.dirs) == 0 {
 		return nil, nil
 	}
+	files = append(files, Programs(r.Current().Config)...)
 	if debounce <= 0 {
 		debounce = DefaultDebounce
 	}

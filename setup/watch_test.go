@@ -183,3 +183,49 @@ func TestWatch_ConfigDirectory(t *testing.T) {
 	for range w.changes {
 	}
 }
+
+// A program replaced after load is offered as a change (its calls are
+// refused until it is applied), naming what changed.
+func TestWatch_ProgramChanged(t *testing.T) {
+	work, state := dirs(t)
+	prog := filepath.Join(state, "say")
+	if err := os.Symlink("/bin/echo", prog); err != nil {
+		t.Fatal(err)
+	}
+	tools := filepath.Join(state, "tools.json")
+	writeFile(t, tools, `[{"name": "say", "command": ["`+prog+`", "{w}"]}]`)
+	l, err := NewLoader(Options{Tools: []string{tools}, Remembered: filepath.Join(state, "r.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := l.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReloader(l, first, func(Loaded) {})
+	ctx, cancel := context.WithCancel(context.Background())
+	changes, err := r.Watch(ctx, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cancel()
+		for range changes {
+		}
+	}()
+	tmp := prog + ".new"
+	if err := os.Symlink("/usr/bin/true", tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, prog); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case ch := <-changes:
+		if ch.Err != nil || !strings.Contains(strings.Join(ch.Summary, "\n"), "program "+prog+" changed since it loaded") {
+			t.Fatalf("change %q (%v)", ch.Summary, ch.Err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no change reported for the retargeted program")
+	}
+}
