@@ -5,52 +5,10 @@ package exec
 import (
 	"context"
 	osexec "os/exec"
-	"slices"
 	"testing"
-	"time"
-)
 
-// benchPair runs a and b once each per iteration, alternating which goes
-// first, so load from elsewhere on the machine falls on both alike. ns/op
-// is the pair. It reports each side's total and median per run, and two
-// ratios of a over b: of the totals ("ratio") and of the medians
-// ("p50-ratio"), which a burst of load on a shared machine moves less.
-func benchPair(b *testing.B, nameA string, a func(), nameB string, fb func()) {
-	var ta, tb []time.Duration
-	timed := func(f func(), into *[]time.Duration) {
-		start := time.Now()
-		f()
-		*into = append(*into, time.Since(start))
-	}
-	n := 0
-	for b.Loop() {
-		if n%2 == 0 {
-			timed(a, &ta)
-			timed(fb, &tb)
-		} else {
-			timed(fb, &tb)
-			timed(a, &ta)
-		}
-		n++
-	}
-	sum := func(ds []time.Duration) (t time.Duration) {
-		for _, d := range ds {
-			t += d
-		}
-		return t
-	}
-	p50 := func(ds []time.Duration) time.Duration {
-		slices.Sort(ds)
-		return ds[len(ds)/2]
-	}
-	b.ReportMetric(float64(sum(ta).Nanoseconds())/float64(n), nameA+"-ns/op")
-	b.ReportMetric(float64(sum(tb).Nanoseconds())/float64(n), nameB+"-ns/op")
-	b.ReportMetric(float64(sum(ta))/float64(sum(tb)), "ratio")
-	pa, pb := p50(ta), p50(tb)
-	b.ReportMetric(float64(pa.Nanoseconds()), nameA+"-p50-ns")
-	b.ReportMetric(float64(pb.Nanoseconds()), nameB+"-p50-ns")
-	b.ReportMetric(float64(pa)/float64(pb), "p50-ratio")
-}
+	"github.com/assent-sh/assent/bench/pair"
+)
 
 // runOK returns a func that runs cmd with l and fails b unless it exits 0.
 func runOK(b *testing.B, l *Local, cmd Command) func() {
@@ -74,7 +32,7 @@ func BenchmarkRun(b *testing.B) {
 			b.Fatalf("bare: %v", err)
 		}
 	}
-	benchPair(b, "runner", runOK(b, l, Command{Path: "/bin/true", Argv: []string{"true"}}), "bare", bare)
+	pair.Compare(b, "runner", runOK(b, l, Command{Path: "/bin/true", Argv: []string{"true"}}), "bare", bare)
 }
 
 // BenchmarkRunSandboxed compares a sandboxed run of /bin/true (a read-only
@@ -91,7 +49,7 @@ func BenchmarkRunSandboxed(b *testing.B) {
 	if res := l.Run(context.Background(), boxed, nil); !res.Confinement.Confined() {
 		b.Logf("the sandbox does not hold here: %s", res.Confinement)
 	}
-	benchPair(b, "sandboxed", runOK(b, l, boxed), "unsandboxed", runOK(b, l, plain))
+	pair.Compare(b, "sandboxed", runOK(b, l, boxed), "unsandboxed", runOK(b, l, plain))
 }
 
 // BenchmarkContainment compares each way of holding a call's processes
@@ -107,7 +65,7 @@ func BenchmarkContainment(b *testing.B) {
 			if got := l.Run(context.Background(), cmd, nil).Confinement.Containment; got != c {
 				b.Skipf("%s is not available here (runs get %s)", c, got)
 			}
-			benchPair(b, string(c), runOK(b, l, cmd), "group", runOK(b, group, cmd))
+			pair.Compare(b, string(c), runOK(b, l, cmd), "group", runOK(b, group, cmd))
 		})
 	}
 }

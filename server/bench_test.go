@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/assent-sh/assent/exec"
@@ -35,5 +37,27 @@ func BenchmarkCallTool(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkStdio measures one auto-approved call over a line connection,
+// with the fake runner: what the stdio transport, the MCP handling and the
+// queue add to a call, without the program.
+func BenchmarkStdio(b *testing.B) {
+	f := newFixture(b, nil)
+	f.Runner.Expect("uname", "s").Repeat = true
+	l := f.rawStdio(b)
+	l.Send(servertest.Initialize("bench") + "\n" + servertest.Initialized)
+	if resp, _ := l.Response("1"); resp == "" {
+		b.Fatal("no answer to initialize")
+	}
+	n := 1
+	for b.Loop() {
+		n++
+		id := strconv.Itoa(n)
+		l.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"look","arguments":{"what_thing":"s"}}}`)
+		if resp, _ := l.Response(id); !strings.Contains(resp, `"exitCode":0`) {
+			b.Fatalf("answer %s", resp)
+		}
 	}
 }

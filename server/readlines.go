@@ -13,38 +13,6 @@ import (
 // DefaultMaxBody bounds one over HTTP.
 const maxLine = DefaultMaxBody
 
-// readLines reads in, one message a line, on a goroutine of its own, and
-// closes the channel at the end of input. A line longer than maxLine is
-// skipped and delivered as nil, to be refused. Reading stops when ctx
-// ends; a Read already blocked on in returns only when in is closed (for
-// stdin, the process exits first).
-func readLines(ctx context.Context, in io.Reader, log *slog.Logger) <-chan []byte {
-	lines := make(chan []byte)
-	go func() {
-		defer close(lines)
-		r := bufio.NewReaderSize(in, 64<<10)
-		for {
-			line, err := readLine(r)
-			if len(bytes.TrimSpace(line)) > 0 || (line == nil && errors.Is(err, errLineTooLong)) {
-				select {
-				case lines <- line:
-				case <-ctx.Done():
-					return
-				}
-			}
-			switch {
-			case err == nil, errors.Is(err, errLineTooLong):
-			case errors.Is(err, io.EOF):
-				return
-			default:
-				log.Debug("reading from the client", "err", err)
-				return
-			}
-		}
-	}()
-	return lines
-}
-
 var errLineTooLong = errors.New("line too long")
 
 // readLine returns the next line without its newline. A line past maxLine
