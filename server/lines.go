@@ -1,40 +1,58 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // lineConn serves MCP on one line-delimited connection (stdio, or one
 // relay on the local socket) in its own session. It is written here rather
-// than taken from mcp-go's stdio transport for three reasons that a client
-// can see:
+// than taken from mcp-go's stdio transport for reasons a client can see:
 //   - initialize is answered before the next message is read, so a call
 //     that arrives in the same write as initialize already carries the
 //     client's name (mcp-go serves them concurrently, and the call won);
 //   - a request cancelled with notifications/cancelled gets no response,
 //     as the specification says (mcp-go answers it anyway);
-//   - each connection has its own session (mcp-go has one per process).
+//   - each connection has its own session (mcp-go has one per process);
+//   - a request is served on the goroutine that read it (see lead), with
+//     no handoff between reading, serving and answering.
 type lineConn struct {
-	s     *Server
-	sess  *lineSession
-	limit int // most requests in flight at once
+	s    *Server
+	sess *lineSession
+	// base carries the session; reqs, below it, every request's context.
+	base, reqs context.Context
+	in         *bufio.Reader
+	limit      int // most requests in flight at once
+	// waiting reports whether input waits unread in the kernel; nil when
+	// that cannot be known.
+	waiting func() bool
 
 	outMu sync.Mutex
 	out   io.Writer
 
-	mu       sync.Mutex
-	inflight map[string]*inflight // by raw request id
-	wg       sync.WaitGroup
+	mu        sync.Mutex
+	inflight  map[string]*inflight // by raw request id
+	idle      int                  // followers waiting for the turn to read
+	held      bool                 // a serving goroutine holds the turn (see lead)
+	heldTimer *time.Timer          // passes a held turn on
+	stopped   bool                 // serveLines is returning: serve nothing new
+	serving   sync.WaitGroup       // requests being served, and the notes writer
+
+	turn  chan struct{} // hands the turn to read to an idle follower
+	ended chan struct{} // closed by the leader that met the end of input
+	quit  chan struct{} // closed when serveLines returns
 }
 
 // inflight is one request being served.
 type inflight struct {
+	ctx       context.Context
 	cancel    context.CancelFunc
 	cancelled bool // by the client: its response is dropped
 }
@@ -42,31 +60,38 @@ type inflight struct {
 // serveLines serves one connection until in ends or ctx ends; either way
 // the context of every request in flight ends, and serveLines returns once
 // they have. It returns nil at the end of input and ctx's error otherwise.
+// A Read already blocked on in returns only when in is closed (for stdin,
+// the process exits first); what it reads then is dropped.
 func (s *Server) serveLines(ctx context.Context, sessionID string, in io.Reader, out io.Writer) error {
-	c := &lineConn{s: s, sess: newLineSession(sessionID), out: out, inflight: map[string]*inflight{}}
-	c.limit = maxInFlight
+	c := &lineConn{s: s, sess: newLineSession(sessionID), in: bufio.NewReaderSize(in, 64<<10), limit: maxInFlight,
+		out: out, inflight: map[string]*inflight{},
+		waiting: waitingIn(in), turn: make(chan struct{}), ended: make(chan struct{}), quit: make(chan struct{})}
 	if err := s.mcp.RegisterSession(ctx, c.sess); err != nil {
 		return fmt.Errorf("session %s: %w", sessionID, err)
 	}
 	defer s.mcp.UnregisterSession(context.WithoutCancel(ctx), sessionID)
-	base := s.mcp.WithContext(ctx, c.sess)
-	reqs, endRequests := context.WithCancel(base)
-	defer c.wg.Wait()
-	defer endRequests()
-	c.wg.Go(func() { c.writeNotes(reqs) })
-
-	lines := readLines(reqs, in, s.log)
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case line, ok := <-lines:
-			if !ok {
-				return nil
-			}
-			c.handle(base, reqs, line)
-		}
+	c.base = s.mcp.WithContext(ctx, c.sess)
+	var endRequests context.CancelFunc
+	c.reqs, endRequests = context.WithCancel(c.base)
+	defer c.stop(endRequests)
+	c.serving.Go(c.writeNotes)
+	go c.lead()
+	select {
+	case <-c.ended:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
+}
+
+// stop ends every request in flight and waits until they are answered.
+func (c *lineConn) stop(endRequests context.CancelFunc) {
+	c.mu.Lock()
+	c.stopped = true
+	c.mu.Unlock()
+	close(c.quit)
+	endRequests()
+	c.serving.Wait()
 }
 
 // maxInFlight bounds the requests one connection has in flight, as
@@ -76,13 +101,14 @@ func (s *Server) serveLines(ctx context.Context, sessionID string, in io.Reader,
 // it never lets finish.
 const maxInFlight = 10000
 
-// handle routes one message. Only initialize is served on the reading
-// goroutine; every other request runs on its own, because a call may wait
-// for an operator while others go on.
-func (c *lineConn) handle(base, reqs context.Context, line []byte) {
+// handle routes one message on the reading goroutine and returns the
+// request it registered, if the message is one to serve while reading goes
+// on; every other message is answered here, before the next is read.
+// Initialize is among them; every other request may wait for an operator.
+func (c *lineConn) handle(line []byte) (*inflight, message) {
 	if line == nil {
 		c.write(jsonRPCError(nil, mcp.INVALID_REQUEST, fmt.Sprintf("the message is longer than %d bytes", maxLine)))
-		return
+		return nil, message{}
 	}
 	m := parseMessage(line)
 	switch m.kind {
@@ -92,48 +118,58 @@ func (c *lineConn) handle(base, reqs context.Context, line []byte) {
 	case kindNotification:
 		if m.method == string(mcp.MethodNotificationCancelled) {
 			c.cancel(m.cancels)
-			return
+			break
 		}
-		_ = c.s.mcp.HandleMessage(base, line)
+		_ = c.s.mcp.HandleMessage(c.base, line)
 	case kindRequest:
 		if m.method == string(mcp.MethodInitialize) {
-			c.writeMessage(c.s.mcp.HandleMessage(reqs, line))
-			return
+			c.writeMessage(c.s.mcp.HandleMessage(c.reqs, line))
+			break
 		}
-		c.start(reqs, m.id, line)
+		return c.register(m), m
 	}
+	return nil, m
 }
 
-// start serves a request on its own goroutine.
-func (c *lineConn) start(reqs context.Context, id json.RawMessage, line []byte) {
-	key := string(id)
+// register records a request as in flight, or answers it at once when its
+// id is taken or the connection has too many; it returns nil then.
+func (c *lineConn) register(m message) *inflight {
+	key := string(m.id)
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	switch {
+	case c.stopped:
+		return nil // the connection is ending; nobody reads the answer
 	case c.inflight[key] != nil:
-		c.mu.Unlock()
-		c.write(jsonRPCError(id, mcp.INVALID_REQUEST, "request id "+key+" is already in use by a request in flight"))
-		return
+		c.write(jsonRPCError(m.id, mcp.INVALID_REQUEST, "request id "+key+" is already in use by a request in flight"))
+		return nil
 	case len(c.inflight) >= c.limit:
-		c.mu.Unlock()
-		c.write(jsonRPCError(id, mcp.INTERNAL_ERROR, fmt.Sprintf(
+		c.write(jsonRPCError(m.id, mcp.INTERNAL_ERROR, fmt.Sprintf(
 			"too many requests in flight on this connection (%d); retry when some are answered", c.limit)))
-		return
+		return nil
 	}
-	ctx, cancel := context.WithCancel(reqs)
-	f := &inflight{cancel: cancel}
+	ctx, cancel := context.WithCancel(c.reqs)
+	f := &inflight{ctx: ctx, cancel: cancel}
 	c.inflight[key] = f
+	c.serving.Add(1)
+	return f
+}
+
+// serve answers a registered request, unless its client cancelled it.
+func (c *lineConn) serve(f *inflight, m message, line []byte) {
+	defer c.serving.Done()
+	defer f.cancel()
+	resp, ok := c.s.callTool(f.ctx, m)
+	if !ok {
+		resp = c.encode(c.s.mcp.HandleMessage(f.ctx, line))
+	}
+	c.mu.Lock()
+	delete(c.inflight, string(m.id))
+	drop := f.cancelled
 	c.mu.Unlock()
-	c.wg.Go(func() {
-		defer cancel()
-		resp := c.s.mcp.HandleMessage(ctx, line)
-		c.mu.Lock()
-		delete(c.inflight, key)
-		drop := f.cancelled
-		c.mu.Unlock()
-		if !drop {
-			c.writeMessage(resp)
-		}
-	})
+	if !drop && resp != nil {
+		c.write(resp)
+	}
 }
 
 // cancel ends the request with the id, if it is in flight, and marks its
@@ -148,28 +184,23 @@ func (c *lineConn) cancel(id json.RawMessage) {
 	}
 }
 
-// writeNotes writes the session's notifications until ctx ends.
-func (c *lineConn) writeNotes(ctx context.Context) {
-	for {
-		select {
-		case n := <-c.sess.notes:
-			c.writeMessage(n)
-		case <-ctx.Done():
-			return
-		}
-	}
-}
-
-func (c *lineConn) writeMessage(msg mcp.JSONRPCMessage) {
+// encode is a message from mcp-go as a line; nil for none.
+func (c *lineConn) encode(msg mcp.JSONRPCMessage) []byte {
 	if msg == nil {
-		return
+		return nil
 	}
 	data, err := json.Marshal(msg)
 	if err != nil {
 		c.s.log.Error("encoding a message for the client", "err", err)
-		return
+		return nil
 	}
-	c.write(data)
+	return data
+}
+
+func (c *lineConn) writeMessage(msg mcp.JSONRPCMessage) {
+	if data := c.encode(msg); data != nil {
+		c.write(data)
+	}
 }
 
 // write sends one message, a line at a time.

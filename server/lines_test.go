@@ -2,7 +2,7 @@ package server
 
 import (
 	"context"
-	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -10,12 +10,19 @@ import (
 	"github.com/assent-sh/assent/server/servertest"
 )
 
-// rawStdio serves the fixture's stdio over pipes and returns a raw line
-// speaker; the pipes close when the test ends.
+// rawStdio serves the fixture's stdio over operating-system pipes, as an
+// agent's stdio is, and returns a raw line speaker; the pipes close when
+// the test ends.
 func (f *fixture) rawStdio(t testing.TB) *servertest.Lines {
 	t.Helper()
-	serverIn, clientOut := io.Pipe()
-	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clientIn, serverOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -26,6 +33,7 @@ func (f *fixture) rawStdio(t testing.TB) *servertest.Lines {
 		clientOut.Close()
 		clientIn.Close()
 		<-done
+		serverIn.Close()
 	})
 	return servertest.NewLines(t, clientOut, clientIn)
 }

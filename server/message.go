@@ -19,12 +19,12 @@ const (
 	kindInvalid                  // answered with -32600 (or -32700) and a reason
 )
 
-// message is what assent reads of a JSON-RPC message: enough to route it,
-// never its arguments.
+// message is what assent reads of a JSON-RPC message: enough to route it.
 type message struct {
 	kind   kind
 	id     json.RawMessage // a request's or response's id, as sent
 	method string
+	params json.RawMessage // as sent, not decoded
 	// cancels is the requestId of a notifications/cancelled.
 	cancels json.RawMessage
 	// metaVersion is params._meta's protocol version (2026-07-28 requests).
@@ -61,7 +61,7 @@ func parseMessage(data []byte) message {
 	if data[0] != '{' || json.Unmarshal(data, &env) != nil {
 		return invalid(mcp.INVALID_REQUEST, "a JSON-RPC message must be an object with \"jsonrpc\": \"2.0\"")
 	}
-	m := message{id: env.ID}
+	m := message{id: env.ID, params: env.Params}
 	if len(env.ID) > 0 && !validID(env.ID) {
 		m.id = nil
 		return m.invalid("the id must be a string or a number (a null id is not allowed)")

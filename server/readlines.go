@@ -3,10 +3,8 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"io"
-	"log/slog"
 )
 
 // maxLine bounds one message on a line-delimited connection, as

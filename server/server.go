@@ -61,8 +61,15 @@ type Server struct {
 	mcp  *mcpserver.MCPServer
 	log  *slog.Logger
 
-	mu  sync.Mutex // serializes replacing the tool set
-	cfg atomic.Pointer[config.Config]
+	mu    sync.Mutex // serializes replacing the tool set
+	tools atomic.Pointer[toolSet]
+}
+
+// toolSet is the config whose tools are offered and each tool's handler,
+// replaced together.
+type toolSet struct {
+	cfg      *config.Config
+	handlers map[string]mcpserver.ToolHandlerFunc
 }
 
 // instructions tell an agent, once, how this server's tools behave.
@@ -96,7 +103,6 @@ func New(cfg *config.Config, opts Options) (*Server, error) {
 	s := &Server{opts: opts, q: opts.Queue, log: opts.Logger}
 	s.mcp = mcpserver.NewMCPServer(opts.Name, opts.Version,
 		mcpserver.WithToolCapabilities(true),
-		mcpserver.WithRecovery(),
 		mcpserver.WithInstructions(instructions))
 	s.SetTools(cfg)
 	return s, nil
@@ -113,15 +119,18 @@ func (s *Server) SetTools(cfg *config.Config) {
 
 func (s *Server) setToolsLocked(cfg *config.Config) {
 	tools := make([]mcpserver.ServerTool, 0, len(cfg.Tools))
+	set := &toolSet{cfg: cfg, handlers: make(map[string]mcpserver.ToolHandlerFunc, len(cfg.Tools))}
 	for _, t := range cfg.Tools {
-		tools = append(tools, mcpserver.ServerTool{Tool: mcpTool(t), Handler: s.handler(t)})
+		h := recovered(t.Name, s.handler(t))
+		set.handlers[t.Name] = h
+		tools = append(tools, mcpserver.ServerTool{Tool: mcpTool(t), Handler: h})
 	}
-	s.cfg.Store(cfg)
+	s.tools.Store(set)
 	s.mcp.SetTools(tools...)
 }
 
 // Config returns the config whose tools are offered now.
-func (s *Server) Config() *config.Config { return s.cfg.Load() }
+func (s *Server) Config() *config.Config { return s.tools.Load().cfg }
 
 // MCP returns the underlying mcp-go server, for transports this package
 // does not wrap (an in-process client in tests or a relay).

@@ -19,7 +19,7 @@ import (
 )
 
 // toolsFile offers the one tool the driver calls, approved by a rule.
-const toolsFile = `{"tools": [{"name": "hello", "description": "Say hello", "command": "echo hello", "read_only": true}],
+const toolsFile = `{"tools": [{"name": "hello", "description": "Say hello", "command": "echo hello", "read_only": true, "sandbox": false}],
  "rules": [{"id": "read-only", "decision": "allow", "read_only": true}]}`
 
 const token = "load-driver-token-0123456789"

@@ -1,0 +1,68 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// durations are the parts of an answer that differ from run to run.
+var durations = regexp.MustCompile(`"durationMs":\d+|· [^\]]*\]`)
+
+// TestCallTool_AnswersAsMCPGo: the direct path answers a tools/call of the
+// initialize era byte for byte as mcp-go's dispatch does, and leaves every
+// other request to mcp-go.
+func TestCallTool_AnswersAsMCPGo(t *testing.T) {
+	f := newFixture(t, nil)
+	f.Runner.Expect("uname", "s").Stdout("Linux\n").Repeat = true
+	ctx := f.s.mcp.WithContext(context.Background(), newLineSession("direct"))
+	answer := func(line string) (direct, viaMCP string, ok bool) {
+		m := parseMessage([]byte(line))
+		d, ok := f.s.callTool(ctx, m)
+		v, err := json.Marshal(f.s.mcp.HandleMessage(ctx, []byte(line)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return durations.ReplaceAllString(string(d), ""), durations.ReplaceAllString(string(v), ""), ok
+	}
+	call := func(params string) string {
+		return `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":` + params + `}`
+	}
+	for _, tc := range []struct {
+		name, line string
+		direct     bool
+	}{
+		{"a call", call(`{"name":"look","arguments":{"what_thing":"s"}}`), true},
+		{"with _meta", call(`{"name":"look","arguments":{"what_thing":"s"},"_meta":{"progressToken":"p"}}`), true},
+		{"arguments not an object", call(`{"name":"look","arguments":[1]}`), true},
+		{"a string id", strings.Replace(call(`{"name":"look","arguments":{"what_thing":"s"}}`), `"id":7`, `"id":"x7"`, 1), true},
+		{"unknown tool", call(`{"name":"nope","arguments":{}}`), false},
+		{"params not an object", call(`"look"`), false},
+		{"modern era", call(`{"name":"look","arguments":{"what_thing":"s"},"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"2026-07-28","` + mcp.MetaKeyClientCapabilities + `":{}}}`), false},
+		{"not a call", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			direct, viaMCP, ok := answer(tc.line)
+			if ok != tc.direct {
+				t.Fatalf("served directly: %v, want %v", ok, tc.direct)
+			}
+			if ok && direct != viaMCP {
+				t.Fatalf("direct answer\n%s\nmcp-go's\n%s", direct, viaMCP)
+			}
+		})
+	}
+}
+
+// TestRecovered_PanicIsAnError: a handler's panic becomes the error that
+// names the tool, as mcp-go's recovery said, and the server goes on.
+func TestRecovered_PanicIsAnError(t *testing.T) {
+	h := recovered("look", func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { panic("boom") })
+	res, err := h(context.Background(), mcp.CallToolRequest{})
+	if res != nil || err == nil || err.Error() != "panic recovered in look tool handler: boom" {
+		t.Fatalf("got %v, %v", res, err)
+	}
+}
