@@ -25,10 +25,12 @@ func newCheckCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check [FILE...]",
 		Short: "Validate tool files and print each tool's argv template and parameters",
-		Long: `Load tool files (default: the embedded default pack) and print each tool with
-its resolved program, argv template, parameters and their JSON schema, and
-warnings; then the policy: every rule with the results of its examples, and
-the remembered rules. Exits 1 on any error.`,
+		Long: `Load tool files (default: the files in $XDG_CONFIG_HOME/assent, else the
+embedded default pack) and print each tool with its resolved program, argv
+template, parameters and their JSON schema, what its calls may read and write
+and whether they get the network, and warnings; then the policy: every rule
+with the results of its examples, and the remembered rules. Exits 1 on any
+error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := checkOptions{files: args}
 			f := cmd.Flags()
@@ -170,7 +172,11 @@ func templateLine(t *config.Tool) string {
 func printSandbox(w io.Writer, t *config.Tool) {
 	sb, confined := t.Sandbox()
 	if !confined {
-		fmt.Fprintf(w, "  sandbox: none (sandbox: false): its calls run unconfined\n")
+		why := "settings.sandbox: off"
+		if t.Unconfined {
+			why = "sandbox: false"
+		}
+		fmt.Fprintf(w, "  sandbox: none (%s): its calls run unconfined\n", why)
 		return
 	}
 	list := func(paths []string) string {

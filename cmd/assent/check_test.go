@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,5 +99,35 @@ func TestCheck_RunLineAndNumbers(t *testing.T) {
 	}
 	if strings.Contains(out, "1e+06") {
 		t.Errorf("check prints a number in exponent form:\n%s", out)
+	}
+}
+
+// check names what leaves a tool unconfined: its own "sandbox": false, or
+// settings.sandbox "off" for every tool.
+func TestCheck_SaysWhyAToolIsUnconfined(t *testing.T) {
+	inTempState(t)
+	dir := t.TempDir()
+	tests := []struct {
+		name, file, want string
+	}{
+		{"settings off", `{"tools": [{"name": "d", "description": "d", "command": "date", "read_only": true}],
+		  "settings": {"sandbox": "off"}}`, "sandbox: none (settings.sandbox: off): its calls run unconfined"},
+		{"tool off", `{"tools": [{"name": "d", "description": "d", "command": "date", "read_only": true, "sandbox": false}]}`,
+			"sandbox: none (sandbox: false): its calls run unconfined"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := filepath.Join(dir, fmt.Sprintf("t%d.json", i))
+			if err := os.WriteFile(f, []byte(tt.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := run(t, "check", f)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("check lacks %q:\n%s", tt.want, out)
+			}
+		})
 	}
 }

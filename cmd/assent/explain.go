@@ -63,7 +63,7 @@ Exit status: 0 allow, 2 ask, 3 deny, 4 refused by the tool's argument checks
 		},
 	}
 	f := cmd.Flags()
-	f.StringArray("tools", nil, "tool file (repeatable; default the embedded pack)")
+	f.StringArray("tools", nil, "tool file (repeatable; default the files in $XDG_CONFIG_HOME/assent, else the embedded pack)")
 	addPolicyFlags(f)
 	f.String("client", "", "client name the call comes from")
 	f.Bool("headless", false, "decide as headless mode does: ask becomes deny")

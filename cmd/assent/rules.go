@@ -45,7 +45,7 @@ has until it reloads its files or restarts.`,
 		},
 	}
 	cmd.PersistentFlags().StringVar(&o.remembered, "remembered", "", "remembered-rules file (default $XDG_STATE_HOME/assent/remembered.json)")
-	cmd.Flags().StringVar(&o.journal, "journal", "", "journal to find when each rule last matched (default $XDG_STATE_HOME/assent/journal.jsonl)")
+	cmd.Flags().StringVar(&o.journal, "journal", "", "journal to find when each rule last matched (default $XDG_STATE_HOME/assent/journal)")
 	cmd.AddCommand(&cobra.Command{
 		Use:   "rm ID",
 		Short: "Remove one remembered rule",

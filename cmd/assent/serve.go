@@ -20,7 +20,8 @@ import (
 const serveLong = `Open the console in this terminal and serve the tools over MCP (Streamable HTTP,
 at /mcp) on a fixed loopback port. Every call that policy sends to "ask" waits
 in the console, with its exact argv, until the operator approves, denies or
-edits it. With no --tools, the embedded default pack and its policy are used.
+edits it. With no --tools, the tool files in $XDG_CONFIG_HOME/assent are used
+(` + "`assent init`" + ` writes a starter there), else the embedded default pack.
 
 Every request needs the bearer token (` + "`assent token`" + ` prints it; ASSENT_TOKEN
 or --token-file override it); requests with a foreign Host or Origin are
@@ -88,7 +89,7 @@ func addServeFlags(f *pflag.FlagSet) {
 	f.Bool("no-notify", false, "console: send no terminal notification (OSC 9 / OSC 777) when a call starts waiting")
 	f.Duration("approval-timeout", 0, "console: deny a call no one answered within this time, e.g. 5m (default: wait as long as the client does)")
 	f.String("log-file", "", "console: log file (default $XDG_STATE_HOME/assent/console.log)")
-	f.String("console", "", "this console's name, for `assent stdio --console NAME` (default the first free of console, console-2, …)")
+	f.String("console", "", "this console's name, which assent stdio --console NAME picks (default the first free of console, console-2, …)")
 }
 
 // runServe is the RunE of `assent` and `assent serve`: the console, or

@@ -4,10 +4,13 @@
 // what the agent gets back. Start it in the background before the console:
 //
 //	go run ./examples/democall > /tmp/democall.log 2>&1 &
-//	go run ./cmd/assent --policy examples/democall/ask.json
+//	go run ./cmd/assent --tools examples/default.json --policy examples/democall/ask.json
 //
 // With ask.json every call waits for the operator, so the console shows
-// all three; democall prints each answer as it arrives.
+// all three; democall prints each answer as it arrives. --tools keeps the
+// console to the read-only default pack: tools from the config directory
+// that may write the repository would make assent refuse ask.json, a policy
+// file they could rewrite.
 package main
 
 import (
