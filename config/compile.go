@@ -126,10 +126,11 @@ func (t *Tool) readCommand(c, tool *node, fail failFunc) error {
 }
 
 // offsetIn maps an offset within a string node's decoded text to the file.
+// It is asked only for an error's position.
 func (n *node) offsetIn(i int) int {
-	if n.strMap != nil {
-		if i < len(n.strMap) {
-			return n.strMap[i]
+	if n.literal {
+		if m := stringOffsets(n.src.data[n.off:n.end], n.off); i < len(m) {
+			return m[i]
 		}
 		return n.end - 1
 	}

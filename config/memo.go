@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/assent-sh/assent/exec"
@@ -22,6 +23,14 @@ type memo struct {
 	families map[string]string // bare or exact name → reason
 	prefixes []familyPrefix
 	ids      map[string]memoIdentity
+	paths    map[[2]string]memoProgram // resolvePath's answers
+	dirs     map[string]string         // realDir's answers
+	patterns map[string]memoPattern
+}
+
+type memoPattern struct {
+	re  *regexp.Regexp
+	err error
 }
 
 type memoIdentity struct {
@@ -44,7 +53,8 @@ type familyPrefix struct{ prefix, reason string }
 func newMemo() *memo {
 	m := &memo{roots: map[[2]string]memoRoots{}, programs: map[[2]string]memoProgram{},
 		reasons: map[[2]string]string{}, files: map[[2]string][]string{}, families: map[string]string{},
-		ids: map[string]memoIdentity{}}
+		ids: map[string]memoIdentity{}, paths: map[[2]string]memoProgram{}, dirs: map[string]string{},
+		patterns: map[string]memoPattern{}}
 	for _, f := range shellFamilies() {
 		for _, n := range f.names {
 			m.families[n] = f.reason
@@ -151,3 +161,46 @@ func (m *memo) identity(path string) (exec.Identity, error) {
 	}
 	return i.id, i.err
 }
+
+// resolvePath is resolvePath, asked once per base and path.
+func (m *memo) resolvePath(base, p string) (string, error) {
+	if m == nil {
+		return resolvePath(base, p)
+	}
+	key := [2]string{base, p}
+	r, ok := m.paths[key]
+	if !ok {
+		r.path, r.err = resolvePath(base, p)
+		m.paths[key] = r
+	}
+	return r.path, r.err
+}
+
+// realDir is realDir, asked once per directory.
+func (m *memo) realDir(p string) string {
+	if m == nil {
+		return realDir(p)
+	}
+	r, ok := m.dirs[p]
+	if !ok {
+		r = realDir(p)
+		m.dirs[p] = r
+	}
+	return r
+}
+
+// pattern compiles a parameter's pattern to match a whole value, once per
+// pattern: a compiled expression is safe to share between tools.
+func (m *memo) pattern(p string) (*regexp.Regexp, error) {
+	if m == nil {
+		return compilePattern(p)
+	}
+	c, ok := m.patterns[p]
+	if !ok {
+		c.re, c.err = compilePattern(p)
+		m.patterns[p] = c
+	}
+	return c.re, c.err
+}
+
+func compilePattern(p string) (*regexp.Regexp, error) { return regexp.Compile(`^(?:` + p + `)$`) }

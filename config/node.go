@@ -47,10 +47,10 @@ type node struct {
 	vals  []*node  // object values, parallel to keys
 	items []*node  // array elements
 
-	// strMap maps byte offsets of the decoded string to offsets in src, for
-	// strings whose content positions matter (commands). Nil means the
-	// decoded string sits verbatim at off (Markdown) or offsets are unknown.
-	strMap []int
+	// literal says the string was a JSON literal, whose escapes move the
+	// decoded text's bytes away from where they were written (see
+	// offsetIn); a Markdown string sits verbatim at off.
+	literal bool
 }
 
 // source is one tool file's bytes, for turning offsets into line:column.
@@ -98,6 +98,15 @@ func parseJSON(src *source) (*node, error) {
 // parseJSONAt reads the JSON document in src.data[start:end]; positions
 // stay relative to the whole file (Markdown embeds JSON values).
 func parseJSONAt(src *source, start, end int) (*node, error) {
+	if n, ok := parseValid(src, start, end); ok {
+		return n, nil
+	}
+	return parseDecoded(src, start, end)
+}
+
+// parseDecoded is parseJSONAt on encoding/json's decoder, whose errors say
+// what is wrong with text parseValid refused.
+func parseDecoded(src *source, start, end int) (*node, error) {
 	dec := json.NewDecoder(bytes.NewReader(src.data[start:end]))
 	dec.UseNumber()
 	p := &jsonParser{src: src, dec: dec, base: start, end: end}
@@ -191,9 +200,7 @@ func (p *jsonParser) value() (*node, error) {
 		n.kind = kindNull
 	}
 	n.end = p.offset()
-	if n.kind == kindString {
-		n.strMap = stringOffsets(p.src.data[n.off:n.end], n.off)
-	}
+	n.literal = n.kind == kindString
 	return n, nil
 }
 

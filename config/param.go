@@ -88,7 +88,10 @@ type Param struct {
 
 	pattern *regexp.Regexp
 	roots   []string // Under, absolute and with symlinks resolved
-	minSet  bool     // Min was declared (negative numbers may fill whole words)
+	// memo, set only while the tool is loaded, answers path resolution
+	// for the default's check once per Load.
+	memo   *memo
+	minSet bool // Min was declared (negative numbers may fill whole words)
 }
 
 // maxLength returns the effective length limit in characters.

@@ -1,8 +1,6 @@
 package config
 
-import (
-	"regexp"
-)
+import ()
 
 // checkParamShape refuses fields that do not fit the parameter's type.
 func checkParamShape(n *node, p *Param, fail failFunc) error {
@@ -60,7 +58,7 @@ func (t *Tool) finishParam(p *Param, decl *node, fail failFunc) error {
 	}
 	field := "params." + p.Name
 	if p.Pattern != "" {
-		re, err := regexp.Compile(`^(?:` + p.Pattern + `)$`)
+		re, err := t.memo.pattern(p.Pattern)
 		if err != nil {
 			return fail(at.get("pattern"), field+".pattern", "not a valid RE2 expression: %v", err)
 		}
@@ -81,7 +79,10 @@ func (t *Tool) finishParam(p *Param, decl *node, fail failFunc) error {
 		p.roots = roots
 	}
 	if p.Default != nil {
-		if _, verr := p.values(p.Default, t.workDir); verr != nil {
+		p.memo = t.memo
+		_, verr := p.values(p.Default, t.workDir)
+		p.memo = nil // a call's own values are resolved when it is made
+		if verr != nil {
 			return fail(at.get("default"), field+".default", "%s", verr.msg)
 		}
 	} else if !p.Required && p.List {

@@ -64,9 +64,9 @@ func (t *Tool) computeSandbox(opts Options, s Settings) {
 	}
 	switch {
 	case t.cwd == nil:
-		work = append(work, realDir(t.workDir))
+		work = append(work, opts.memo.realDir(t.workDir))
 	case t.cwd.fixed():
-		work = append(work, realDir(absFrom(t.workDir, t.cwd.literal())))
+		work = append(work, opts.memo.realDir(absFrom(t.workDir, t.cwd.literal())))
 	default:
 		for _, name := range t.cwd.params() {
 			if t.params[name].Type != Path {

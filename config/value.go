@@ -126,7 +126,7 @@ func (p *Param) item(v any, base string) (string, *valueError) {
 // "docs/../.env" or a symlink docs/a.md -> ../.env must not pass a pattern
 // written for docs/.
 func (p *Param) path(s, base string) (string, *valueError) {
-	r, err := resolvePath(base, s)
+	r, err := p.memo.resolvePath(base, s)
 	if err != nil {
 		return "", refuse("path", "cannot be resolved: %v", err)
 	}
