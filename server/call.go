@@ -39,12 +39,53 @@ func (s *Server) callTool(ctx context.Context, m message) ([]byte, bool) {
 	if err != nil {
 		return jsonRPCError(m.id, mcp.INTERNAL_ERROR, "encoding the result: "+err.Error()), true
 	}
-	out := make([]byte, 0, len(body)+len(m.id)+32)
+	return resultResponse(m.id, body), true
+}
+
+// listTools answers a tools/list of the initialize era, without a cursor,
+// with the set's encoded list; it reports false for anything else.
+func (s *Server) listTools(m message) ([]byte, bool) {
+	if m.method != string(mcp.MethodToolsList) || mcp.IsModernProtocol(m.metaVersion) || hasCursor(m.params) {
+		return nil, false
+	}
+	list := s.tools.Load().list()
+	if list == nil {
+		return nil, false
+	}
+	return resultResponse(m.id, list), true
+}
+
+// hasCursor reports whether params are anything but absent, null, or an
+// object without a cursor.
+func hasCursor(params json.RawMessage) bool {
+	var p struct {
+		Cursor *string `json:"cursor"`
+	}
+	return len(params) > 0 && string(params) != "null" && (json.Unmarshal(params, &p) != nil || p.Cursor != nil)
+}
+
+// encodeList asks mcp-go for its tools/list result, so the stored answer
+// is exactly mcp-go's; nil if it gave none.
+func (s *Server) encodeList() json.RawMessage {
+	resp, ok := s.mcp.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":0,"method":"tools/list"}`)).(mcp.JSONRPCResponse)
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(resp.Result)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// resultResponse is a JSON-RPC response with the id as sent.
+func resultResponse(id json.RawMessage, result []byte) []byte {
+	out := make([]byte, 0, len(result)+len(id)+32)
 	out = append(out, `{"jsonrpc":"2.0","id":`...)
-	out = append(out, m.id...)
+	out = append(out, id...)
 	out = append(out, `,"result":`...)
-	out = append(out, body...)
-	return append(out, '}'), true
+	out = append(out, result...)
+	return append(out, '}')
 }
 
 // recovered turns a handler's panic into the error mcp-go's recovery gave:

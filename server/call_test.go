@@ -66,3 +66,47 @@ func TestRecovered_PanicIsAnError(t *testing.T) {
 		t.Fatalf("got %v, %v", res, err)
 	}
 }
+
+// TestListTools_AnswersAsMCPGo: tools/list of the initialize era is
+// answered from the stored list, byte for byte as mcp-go answers it, also
+// after the tool set changes; a cursor or the 2026-07-28 era goes to mcp-go.
+func TestListTools_AnswersAsMCPGo(t *testing.T) {
+	f := newFixture(t, nil)
+	ctx := context.Background()
+	list := func(params string) string {
+		return `{"jsonrpc":"2.0","id":5,"method":"tools/list"` + params + `}`
+	}
+	modern := `,"params":{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"2026-07-28","` + mcp.MetaKeyClientCapabilities + `":{}}}`
+	for round, tools := range []string{testTools, `{"tools": [{"name": "only", "description": "d", "command": "uname"}]}`} {
+		if round > 0 {
+			f.s.SetTools(f.LoadTools(tools).Config)
+		}
+		for _, tc := range []struct {
+			name, line string
+			direct     bool
+		}{
+			{"no params", list(""), true},
+			{"empty params", list(`,"params":{}`), true},
+			{"with _meta", list(`,"params":{"_meta":{"progressToken":1}}`), true},
+			{"a cursor", list(`,"params":{"cursor":"x"}`), false},
+			{"modern era", list(modern), false},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				direct, ok := f.s.listTools(parseMessage([]byte(tc.line)))
+				if ok != tc.direct {
+					t.Fatalf("served directly: %v, want %v", ok, tc.direct)
+				}
+				viaMCP, err := json.Marshal(f.s.mcp.HandleMessage(ctx, []byte(tc.line)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ok && string(direct) != string(viaMCP) {
+					t.Fatalf("direct answer\n%s\nmcp-go's\n%s", direct, viaMCP)
+				}
+				if ok && !strings.Contains(string(direct), `"name":"`+f.s.Config().Tools[0].Name+`"`) {
+					t.Fatalf("the answer does not list the tool set in force: %.300s", direct)
+				}
+			})
+		}
+	}
+}

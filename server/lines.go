@@ -161,6 +161,9 @@ func (c *lineConn) serve(f *inflight, m message, line []byte) {
 	defer f.cancel()
 	resp, ok := c.s.callTool(f.ctx, m)
 	if !ok {
+		resp, ok = c.s.listTools(m)
+	}
+	if !ok {
 		resp = c.encode(c.s.mcp.HandleMessage(f.ctx, line))
 	}
 	c.mu.Lock()

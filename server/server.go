@@ -11,6 +11,7 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -65,11 +66,14 @@ type Server struct {
 	tools atomic.Pointer[toolSet]
 }
 
-// toolSet is the config whose tools are offered and each tool's handler,
-// replaced together.
+// toolSet is the config whose tools are offered, each tool's handler and
+// the tools/list answer, replaced together.
 type toolSet struct {
 	cfg      *config.Config
 	handlers map[string]mcpserver.ToolHandlerFunc
+	// list is mcp-go's tools/list result for the set, encoded once: 200
+	// tools take milliseconds to encode, and a client asks at every start.
+	list func() json.RawMessage
 }
 
 // instructions tell an agent, once, how this server's tools behave.
@@ -125,8 +129,10 @@ func (s *Server) setToolsLocked(cfg *config.Config) {
 		set.handlers[t.Name] = h
 		tools = append(tools, mcpserver.ServerTool{Tool: mcpTool(t), Handler: h})
 	}
-	s.tools.Store(set)
 	s.mcp.SetTools(tools...)
+	set.list = sync.OnceValue(s.encodeList)
+	s.tools.Store(set)
+	go set.list() // on another core, while the client connects
 }
 
 // Config returns the config whose tools are offered now.
