@@ -137,8 +137,14 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	// changes settings.sandbox takes effect when assent restarts.
 	runner := exec.NewLocal(exec.Options{MaxTimeout: runnerMaxTimeout, NewSession: o.ownTerminal, Sandbox: mode})
 	a.runner = runner
-	support := runner.Probe()
-	a.log.Info("calls run "+support.String(), "sandbox", string(support.Mode))
+	// The probe starts a child to see what the kernel confines; it runs
+	// while the queue and the server are built.
+	probed := make(chan exec.Support, 1)
+	go func() { probed <- runner.Probe() }()
+	defer func() {
+		support := <-probed
+		a.log.Info("calls run "+support.String(), "sandbox", string(support.Mode))
+	}()
 	a.queue, err = queue.New(queue.Options{Policy: loaded.Policy, Runner: runner, Journal: a.journal,
 		Headless: o.headless, ApprovalTimeout: o.approvalTimeout, MaxRunning: o.maxRunning, MaxPending: o.maxPending,
 		PATH: os.Getenv("PATH"), RunID: a.journal.Segment()})
