@@ -25,33 +25,46 @@ func serveHand() error {
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	for in.Scan() {
-		var req struct {
-			ID     *json.RawMessage `json:"id"`
-			Method string           `json:"method"`
+		answer, err := handAnswer(echo, in.Bytes())
+		if err != nil {
+			return err
 		}
-		if json.Unmarshal(in.Bytes(), &req) != nil || req.ID == nil {
+		if answer == nil {
 			continue // a notification
 		}
-		var result string
-		switch req.Method {
-		case "initialize":
-			result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hand","version":"1"}}`
-		case "tools/call":
-			text, err := osexec.Command(echo, "hello").Output()
-			if err != nil {
-				return err
-			}
-			quoted, _ := json.Marshal(string(text))
-			result = fmt.Sprintf(`{"content":[{"type":"text","text":%s}],"isError":false}`, quoted)
-		default:
-			result = `{}`
-		}
-		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", *req.ID, result)
+		out.Write(append(answer, '\n'))
 		if err := out.Flush(); err != nil {
 			return err
 		}
 	}
 	return in.Err()
+}
+
+// handAnswer is the hand servers' answer to one message: nil for a
+// notification.
+func handAnswer(echo string, msg []byte) ([]byte, error) {
+	var req struct {
+		ID     *json.RawMessage `json:"id"`
+		Method string           `json:"method"`
+	}
+	if json.Unmarshal(msg, &req) != nil || req.ID == nil {
+		return nil, nil
+	}
+	var result string
+	switch req.Method {
+	case "initialize":
+		result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hand","version":"1"}}`
+	case "tools/call":
+		text, err := osexec.Command(echo, "hello").Output()
+		if err != nil {
+			return nil, err
+		}
+		quoted, _ := json.Marshal(string(text))
+		result = fmt.Sprintf(`{"content":[{"type":"text","text":%s}],"isError":false}`, quoted)
+	default:
+		result = `{}`
+	}
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":%s}`, *req.ID, result), nil
 }
 
 // hand spawns this driver as the hand server.

@@ -29,7 +29,7 @@ type target struct {
 }
 
 func main() {
-	for env, serve := range map[string]func() error{floorEnv: serveFloor, handEnv: serveHand} {
+	for env, serve := range map[string]func() error{floorEnv: serveFloor, handEnv: serveHand, handHTTPEnv: serveHandHTTP} {
 		if os.Getenv(env) != "" {
 			if err := serve(); err != nil {
 				fmt.Fprintln(os.Stderr, "load server:", err)
@@ -42,11 +42,19 @@ func main() {
 	conc := flag.String("c", "1", "calls in flight at once; a comma-separated list sweeps them (1,16,64)")
 	rounds := flag.Int("rounds", 10, "interleaved rounds the calls are split into")
 	warmup := flag.Int("warmup", 50, "calls per target before measuring")
-	only := flag.String("targets", "exec,hand,floor,raw-stdio,raw-http,inprocess,stdio,http", "targets to measure, comma-separated")
+	only := flag.String("targets", "exec,hand,hand-http,floor,raw-stdio,raw-http,inprocess,stdio,http", "targets to measure, comma-separated")
 	protocol := flag.String("protocol", "", "MCP protocol version the clients pin (default the newest, 2026-07-28; 2025-11-25 uses initialize)")
 	bin := flag.String("bin", "", "an assent binary to measure (default: build ./cmd/assent)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of this process (the in-process target's server and every client) to the file")
+	startupTools := flag.Int("startup", 0, "instead of calls, measure startup to the first tools/list answer with a file of this many tools")
 	flag.Parse()
+	if *startupTools > 0 {
+		if err := runStartup(context.Background(), *bin, *startupTools, 21); err != nil {
+			fmt.Fprintln(os.Stderr, "load:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *profile != "" {
 		stop, err := startProfile(*profile)
 		if err != nil {

@@ -72,6 +72,8 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 		return bareExec()
 	case "hand":
 		return s.hand(ctx)
+	case "hand-http":
+		return s.handHTTP(ctx)
 	case "floor":
 		return s.floor(ctx)
 	case "raw-stdio":
@@ -85,7 +87,7 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	case "http":
 		return s.http(ctx, c)
 	}
-	return target{}, fmt.Errorf("unknown target %q (exec, hand, floor, raw-stdio, raw-http, inprocess, stdio, http)", name)
+	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-http, floor, raw-stdio, raw-http, inprocess, stdio, http)", name)
 }
 
 // bareExec runs echo with os/exec, capturing its output as assent does.

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// startupTools is a tool file of n tools, each with a template of four
+// words and three typed parameters.
+func startupTools(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"tools": [`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"name": "tool_%d", "description": "Tool %d searches a {path} for a {pattern}", "read_only": true,
+ "command": "grep -n -m {max} -e {pattern} -- {path}",
+ "params": {"pattern": {"max_length": 1000, "pattern": "[A-Za-z0-9_ ]+"}, "path": {"type": "path", "default": "."},
+            "max": {"type": "integer", "min": 1, "max": 1000, "default": 100}}}`, i, i)
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
+// startup measures, runs times, the time from starting `assent stdio
+// --headless` with a file of tools tools to its answer to tools/list (after
+// initialize), interleaved with starting the hand server to its answer to
+// initialize: the cost of any process start and pipe round trip, beside
+// assent's.
+func (s *rig) startup(tools, runs int) error {
+	file := filepath.Join(s.dir, "startup.json")
+	if err := os.WriteFile(file, []byte(startupTools(tools)), 0o600); err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var assent, hand []time.Duration
+	for i := range runs + 1 {
+		a := osexec.Command(s.bin, "stdio", "--headless", "--tools", file, "--journal", filepath.Join(s.dir, "startup-journal"))
+		a.Env, a.Dir = s.env, s.dir
+		da, err := timeToList(a, true)
+		if err != nil {
+			return fmt.Errorf("assent: %w", err)
+		}
+		h := osexec.Command(self)
+		h.Env = append(os.Environ(), handEnv+"=1")
+		dh, err := timeToList(h, false)
+		if err != nil {
+			return fmt.Errorf("hand server: %w", err)
+		}
+		if i > 0 { // the first run warms the page cache
+			assent, hand = append(assent, da), append(hand, dh)
+		}
+	}
+	slices.Sort(assent)
+	slices.Sort(hand)
+	fmt.Printf("startup to the first answer, median of %d runs, %d tools\n", runs, tools)
+	fmt.Printf("  assent stdio --headless, to tools/list  %v\n", assent[len(assent)/2].Round(10*time.Microsecond))
+	fmt.Printf("  hand server, to initialize              %v\n", hand[len(hand)/2].Round(10*time.Microsecond))
+	return nil
+}
+
+// timeToList starts cmd, initializes, and (when list) asks for tools/list,
+// returning the time from the start to the last answer; then it closes
+// cmd's stdin and waits for it.
+func timeToList(cmd *osexec.Cmd, list bool) (time.Duration, error) {
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	cmd.Stderr = io.Discard
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() { in.Close(); _ = cmd.Wait() }()
+	msgs := initializeBody + "\n" + initializedBody + "\n"
+	want := `"id":0`
+	if list {
+		msgs += `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n"
+		want = `"id":1`
+	}
+	if _, err := io.WriteString(in, msgs); err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), want) {
+			return time.Since(start), nil
+		}
+	}
+	return 0, fmt.Errorf("no answer with %s (%v)", want, sc.Err())
+}
+
+// runStartup builds a rig and measures startup.
+func runStartup(ctx context.Context, bin string, tools, runs int) error {
+	_ = ctx
+	r, err := newRig(bin, "")
+	if err != nil {
+		return err
+	}
+	defer r.cleanup()
+	return r.startup(tools, runs)
+}
