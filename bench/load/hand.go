@@ -75,5 +75,5 @@ func (s *rig) hand(ctx context.Context) (target, error) {
 	}
 	cmd := osexec.Command(self)
 	cmd.Env = append(os.Environ(), handEnv+"=1")
-	return startRawStdio(ctx, "hand server (raw)", cmd)
+	return startRawStdio(ctx, "hand server (raw)", "hello", cmd)
 }

@@ -30,9 +30,9 @@ type rpcResponse struct {
 	} `json:"error"`
 }
 
-// callBody is a tools/call request for the hello tool.
-func callBody(id int64) []byte {
-	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"hello","arguments":{}}}`, id)
+// callBody is a tools/call request for a tool without parameters.
+func callBody(id int64, tool string) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, id, tool)
 }
 
 const initializeBody = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",` +
@@ -67,7 +67,7 @@ type rawStdio struct {
 }
 
 // startRawStdio starts cmd and initializes an MCP session over its stdio.
-func startRawStdio(ctx context.Context, name string, cmd *osexec.Cmd) (target, error) {
+func startRawStdio(ctx context.Context, name, tool string, cmd *osexec.Cmd) (target, error) {
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return target{}, err
@@ -94,7 +94,7 @@ func startRawStdio(ctx context.Context, name string, cmd *osexec.Cmd) (target, e
 	}
 	return target{name: name, close: closeFn, call: func(ctx context.Context) error {
 		id := r.nextID.Add(1)
-		resp, err := r.roundTrip(ctx, id, callBody(id))
+		resp, err := r.roundTrip(ctx, id, callBody(id, tool))
 		if err != nil {
 			return err
 		}
@@ -205,7 +205,7 @@ func startRawHTTP(ctx context.Context, name, url, token string, closeFn func() e
 		return target{}, errors.Join(err, closeAll())
 	}
 	return target{name: name, close: closeAll, call: func(ctx context.Context) error {
-		resp, _, err := r.post(ctx, callBody(r.nextID.Add(1)))
+		resp, _, err := r.post(ctx, callBody(r.nextID.Add(1), "hello"))
 		if err != nil {
 			return err
 		}

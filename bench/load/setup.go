@@ -18,8 +18,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// toolsFile offers the one tool the driver calls, approved by a rule.
-const toolsFile = `{"tools": [{"name": "hello", "description": "Say hello", "command": "echo hello", "read_only": true, "sandbox": false}],
+// toolsFile offers the tools the driver calls, approved by a rule: hello
+// runs unsandboxed, so the targets measure what assent's transport, queue
+// and runner add to a spawn; hello_confined runs in the sandbox a tool
+// gets by default, which the sandboxed target measures.
+const toolsFile = `{"tools": [
+ {"name": "hello", "description": "Say hello", "command": "echo hello", "read_only": true, "sandbox": false},
+ {"name": "hello_confined", "description": "Say hello, confined", "command": "echo hello", "read_only": true}],
  "rules": [{"id": "read-only", "decision": "allow", "read_only": true}]}`
 
 const token = "load-driver-token-0123456789"
@@ -65,8 +70,14 @@ func newRig(bin, protocol string) (*rig, error) {
 
 func (s *rig) cleanup() { os.RemoveAll(s.dir) }
 
-// target builds the named target.
+// target builds the named target. A client target may pin a protocol
+// era with a suffix: stdio@2025-11-25, gosdk@2026-07-28.
 func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
+	name, protocol, pinned := strings.Cut(name, "@")
+	opts := s.clientOpts
+	if pinned {
+		opts = []client.ClientOption{client.WithProtocolVersion(protocol)}
+	}
 	switch name {
 	case "exec":
 		return bareExec()
@@ -77,17 +88,21 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	case "floor":
 		return s.floor(ctx)
 	case "raw-stdio":
-		return s.rawStdio(ctx, c)
+		return s.rawStdio(ctx, c, "hello")
+	case "sandboxed":
+		return s.rawStdio(ctx, c, "hello_confined")
 	case "raw-http":
 		return s.rawHTTP(ctx, c)
 	case "inprocess":
 		return s.inProcess(c)
 	case "stdio":
-		return s.stdio(ctx, c)
+		return s.stdio(ctx, c, opts, protocol)
 	case "http":
 		return s.http(ctx, c)
+	case "gosdk":
+		return s.gosdk(ctx, c, protocol)
 	}
-	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-http, floor, raw-stdio, raw-http, inprocess, stdio, http)", name)
+	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-http, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
 }
 
 // bareExec runs echo with os/exec, capturing its output as assent does.
@@ -145,26 +160,36 @@ func (s *rig) stdioArgs(name string, c int) []string {
 	return append([]string{"stdio", "--headless", "--tools", s.tools, "--journal", filepath.Join(s.dir, name+".jsonl")}, limits(c)...)
 }
 
-// stdio spawns `assent stdio --headless` as the mcp-go client's child.
-func (s *rig) stdio(ctx context.Context, c int) (target, error) {
+// stdio spawns `assent stdio --headless` as the mcp-go client's child;
+// protocol, when set, names the era opts pin.
+func (s *rig) stdio(ctx context.Context, c int, opts []client.ClientOption, protocol string) (target, error) {
 	tr := transport.NewStdioWithOptions(s.bin, nil, s.stdioArgs("stdio", c),
 		transport.WithCommandFunc(func(ctx context.Context, cmd string, _ []string, args []string) (*osexec.Cmd, error) {
 			c := osexec.CommandContext(ctx, cmd, args...)
 			c.Env, c.Dir, c.Stderr = s.env, s.dir, io.Discard
 			return c, nil
 		}))
-	cl := client.NewClient(tr, s.clientOpts...)
+	cl := client.NewClient(tr, opts...)
 	if err := initialize(ctx, cl); err != nil {
 		return target{}, err
 	}
-	return mcpTarget("stdio (mcp-go client)", cl, cl.Close), nil
+	name := "stdio (mcp-go client)"
+	if protocol != "" {
+		name = "stdio (mcp-go " + protocol + ")"
+	}
+	return mcpTarget(name, cl, cl.Close), nil
 }
 
-// rawStdio spawns `assent stdio --headless` for the raw client.
-func (s *rig) rawStdio(ctx context.Context, c int) (target, error) {
-	cmd := osexec.Command(s.bin, s.stdioArgs("raw-stdio", c)...)
+// rawStdio spawns `assent stdio --headless` for the raw client, calling
+// tool.
+func (s *rig) rawStdio(ctx context.Context, c int, tool string) (target, error) {
+	cmd := osexec.Command(s.bin, s.stdioArgs("raw-"+tool, c)...)
 	cmd.Env, cmd.Dir, cmd.Stderr = s.env, s.dir, io.Discard
-	return startRawStdio(ctx, "stdio (raw client)", cmd)
+	name := "stdio (raw client)"
+	if tool != "hello" {
+		name = "stdio sandboxed (raw)"
+	}
+	return startRawStdio(ctx, name, tool, cmd)
 }
 
 // serveHTTP starts `assent serve --headless` on a free port and returns
