@@ -101,10 +101,14 @@ func (c *callWriter) flush() error { return c.w.Flush() }
 // short.
 func decider(c journal.Call) string {
 	if c.Decider == journal.ByRule && c.Rule != "" {
-		return "rule " + exec.Escape(shortRule(c.Rule))
+		return "rule " + ruleName(c.Rule)
 	}
 	return orDash(displayWord(string(c.Decider)))
 }
+
+// ruleName is how a table names a rule: short, with invisible characters
+// escaped, and unquoted, since "rule" before it already says what it is.
+func ruleName(rule string) string { return exec.Escape(shortRule(rule)) }
 
 // shortRule names a rule without its file's directories: a rule with no id
 // is known as FILE#INDEX, and the whole path of FILE only widens the table.
