@@ -22,17 +22,31 @@ type ArgError struct {
 	// find-operand, size, cwd, not-allowed, unavailable, env.
 	Rule string
 	// Msg says what was wrong, in words an agent can act on. It continues
-	// the sentence `parameter "p" …` ("is required"), unless it starts
-	// with a capital letter and stands alone ("Command not allowed: rm",
-	// the seed's wording), when a colon separates the two.
+	// the sentence `parameter "p" …` ("is required"), unless it stands
+	// alone, when a colon separates the two: a clause of its own ("want a
+	// string, got a number", "11 is above the maximum 10") or one that
+	// starts with a capital letter ("Command not allowed: rm", the seed's
+	// wording).
 	Msg string
+
+	alone bool // Msg is a clause of its own, though it starts in lower case
+}
+
+// clauseError is an ArgError whose message is a clause of its own.
+func clauseError(tool, param, rule, msg string) *ArgError {
+	return &ArgError{Tool: tool, Param: param, Rule: rule, Msg: msg, alone: true}
+}
+
+// valueArgError is the ArgError of a refused value of param.
+func valueArgError(tool, param string, verr *valueError) *ArgError {
+	return &ArgError{Tool: tool, Param: param, Rule: verr.rule, Msg: verr.msg, alone: verr.alone}
 }
 
 func (e *ArgError) Error() string {
 	switch {
 	case e.Param == "":
 		return fmt.Sprintf("tool %q: %s", e.Tool, e.Msg)
-	case e.Msg != "" && unicode.IsUpper(rune(e.Msg[0])):
+	case e.alone || e.Msg != "" && unicode.IsUpper(rune(e.Msg[0])):
 		return fmt.Sprintf("tool %q: parameter %q: %s", e.Tool, e.Param, e.Msg)
 	}
 	return fmt.Sprintf("tool %q: parameter %q %s", e.Tool, e.Param, e.Msg)
@@ -86,7 +100,7 @@ func (t *Tool) Prepare(args map[string]any) (Expansion, error) {
 		v, ok := args[p.Name]
 		if !ok || v == nil {
 			if p.Required {
-				return Expansion{}, &ArgError{t.Name, p.Name, "missing", "is required" + describeParam(p)}
+				return Expansion{}, &ArgError{Tool: t.Name, Param: p.Name, Rule: "missing", Msg: "is required" + describeParam(p)}
 			}
 			v = p.Default
 		}
@@ -95,7 +109,7 @@ func (t *Tool) Prepare(args map[string]any) (Expansion, error) {
 			if p.Secret {
 				verr = verr.withoutValue(p)
 			}
-			return Expansion{}, &ArgError{t.Name, p.Name, verr.rule, verr.msg}
+			return Expansion{}, valueArgError(t.Name, p.Name, verr)
 		}
 		e.Values[p.Name] = vals
 		if !p.List {

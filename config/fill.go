@@ -53,7 +53,7 @@ func (f *filling) argv(vals map[string][]string) ([]string, error) {
 		argv = append(argv, s)
 	}
 	if err := CheckLimits(argv); err != nil {
-		return nil, &ArgError{t.Name, "", "size", err.Error()}
+		return nil, &ArgError{Tool: t.Name, Rule: "size", Msg: err.Error()}
 	}
 	return argv, nil
 }
@@ -77,11 +77,11 @@ func (t *Tool) checkWordValue(i int, param, s string) error {
 			} else {
 				msg += "this parameter takes no options (to pass text that starts with '-', use a pattern or path form that does not, such as [-]x or ./-x)"
 			}
-			return &ArgError{t.Name, param, "option", msg}
+			return &ArgError{Tool: t.Name, Param: param, Rule: "option", Msg: msg}
 		}
 	}
 	if t.findPaths[i] && s != "" && strings.ContainsRune("!(),", rune(s[0])) {
-		return &ArgError{t.Name, param, "find-operand", fmt.Sprintf("starts with %q, which find would read as part of its expression, not as a starting point", s[:1])}
+		return &ArgError{Tool: t.Name, Param: param, Rule: "find-operand", Msg: fmt.Sprintf("starts with %q, which find would read as part of its expression, not as a starting point", s[:1])}
 	}
 	return nil
 }
@@ -116,7 +116,7 @@ func (f *filling) cwd() (string, error) {
 		if ps := t.cwd.params(); len(ps) > 0 {
 			param = ps[0]
 		}
-		return "", &ArgError{t.Name, param, "cwd", fmt.Sprintf("working directory %s is not an existing directory", dir)}
+		return "", clauseError(t.Name, param, "cwd", fmt.Sprintf("working directory %s is not an existing directory", dir))
 	}
 	return dir, nil
 }

@@ -126,7 +126,10 @@ func (st *systemTool) allowed() []string {
 // which is why it is never approved by a rule.
 func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	refuse := func(param, rule, format string, a ...any) (Expansion, error) {
-		return Expansion{}, &ArgError{t.Name, param, rule, fmt.Sprintf(format, a...)}
+		return Expansion{}, &ArgError{Tool: t.Name, Param: param, Rule: rule, Msg: fmt.Sprintf(format, a...)}
+	}
+	clause := func(param, rule, format string, a ...any) (Expansion, error) {
+		return Expansion{}, clauseError(t.Name, param, rule, fmt.Sprintf(format, a...))
 	}
 	if err := t.checkNames(args); err != nil {
 		return Expansion{}, err
@@ -148,15 +151,15 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	if v, ok := args["args"]; ok && v != nil {
 		items, ok := v.([]any)
 		if !ok {
-			return refuse("args", "type", "want an array of strings, got %s", jsonKind(v))
+			return clause("args", "type", "want an array of strings, got %s", jsonKind(v))
 		}
 		for i, it := range items {
 			s, ok := it.(string)
 			if !ok {
-				return refuse("args", "type", "item %d: want a string, got %s", i, jsonKind(it))
+				return clause("args", "type", "item %d: want a string, got %s", i, jsonKind(it))
 			}
 			if p := textProblem(s, false); p != "" {
-				return refuse("args", "text", "item %d contains %s", i, p)
+				return clause("args", "text", "item %d contains %s", i, p)
 			}
 			argv = append(argv, s)
 		}
@@ -175,12 +178,12 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	if v, ok := args["cwd"]; ok && v != nil {
 		vals, verr := t.params["cwd"].values(v, t.workDir)
 		if verr != nil {
-			return refuse("cwd", verr.rule, "%s", verr.msg)
+			return Expansion{}, valueArgError(t.Name, "cwd", verr)
 		}
 		dir, given = vals[0], givenPaths(v, t.workDir)[0]
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return refuse("cwd", "cwd", "working directory %s is not an existing directory", dir)
+		return clause("cwd", "cwd", "working directory %s is not an existing directory", dir)
 	}
 	e.Values["cwd"] = []string{dir}
 	env, err := st.env(t, args["env"])
@@ -192,7 +195,7 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	if v, ok := args["timeout"]; ok && v != nil {
 		vals, verr := t.params["timeout"].values(v, "")
 		if verr != nil {
-			return refuse("timeout", verr.rule, "%s", verr.msg)
+			return Expansion{}, valueArgError(t.Name, "timeout", verr)
 		}
 		var ms int64
 		fmt.Sscan(vals[0], &ms)
@@ -203,13 +206,13 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	if v, ok := args["stdin"]; ok && v != nil {
 		vals, verr := t.params["stdin"].values(v, "")
 		if verr != nil {
-			return refuse("stdin", verr.rule, "%s", verr.msg)
+			return Expansion{}, valueArgError(t.Name, "stdin", verr)
 		}
 		stdin = vals[0]
 	}
 	e.Values["stdin"] = []string{stdin}
 	if err := CheckLimits(argv); err != nil {
-		return refuse("args", "size", "%v", err)
+		return clause("args", "size", "%v", err)
 	}
 	e.Command = exec.Command{Path: path, Program: st.ids[name], Argv: argv, Dir: dir, Env: env, Stdin: stdin,
 		Timeout: timeout, MaxOutput: t.MaxOutput, OnOverflow: t.OnOverflow,

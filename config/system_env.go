@@ -19,7 +19,7 @@ func (st *systemTool) env(t *Tool, v any) ([]string, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, &ArgError{t.Name, "env", "type", "want an object of NAME: value strings, got " + jsonKind(v)}
+		return nil, clauseError(t.Name, "env", "type", "want an object of NAME: value strings, got "+jsonKind(v))
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -29,18 +29,18 @@ func (st *systemTool) env(t *Tool, v any) ([]string, error) {
 	out := make([]string, 0, len(keys))
 	for _, k := range keys {
 		if !isName(k) {
-			return nil, &ArgError{t.Name, "env", "env", fmt.Sprintf("names %s, which is not a valid variable name", printable(k))}
+			return nil, &ArgError{Tool: t.Name, Param: "env", Rule: "env", Msg: fmt.Sprintf("names %s, which is not a valid variable name", printable(k))}
 		}
 		if !slices.Contains(st.envAllow, k) {
-			return nil, &ArgError{t.Name, "env", "env", fmt.Sprintf("may not set %s: system_command sets only the variables "+
+			return nil, &ArgError{Tool: t.Name, Param: "env", Rule: "env", Msg: fmt.Sprintf("may not set %s: system_command sets only the variables "+
 				"listed in settings.system_command.env (%s)", k, st.envList())}
 		}
 		s, ok := m[k].(string)
 		if !ok {
-			return nil, &ArgError{t.Name, "env", "type", fmt.Sprintf("sets %s to %s; want a string", k, jsonKind(m[k]))}
+			return nil, &ArgError{Tool: t.Name, Param: "env", Rule: "type", Msg: fmt.Sprintf("sets %s to %s; want a string", k, jsonKind(m[k]))}
 		}
 		if p := textProblem(s, false); p != "" {
-			return nil, &ArgError{t.Name, "env", "text", fmt.Sprintf("sets %s to a value that contains %s", k, p)}
+			return nil, &ArgError{Tool: t.Name, Param: "env", Rule: "text", Msg: fmt.Sprintf("sets %s to a value that contains %s", k, p)}
 		}
 		out = append(out, k+"="+s)
 	}

@@ -12,10 +12,13 @@ import (
 )
 
 // valueError is a refused value: rule is a short stable name of the check
-// that failed, msg says it in words an agent can act on.
+// that failed, msg says it in words an agent can act on. msg continues
+// `parameter "p" …` ("is required") unless alone says it is a clause of
+// its own ("want a string, got a number"); see ArgError.
 type valueError struct {
-	rule string
-	msg  string
+	rule  string
+	msg   string
+	alone bool
 }
 
 // withoutValue is the refusal of a secret parameter's value: messages that
@@ -40,8 +43,14 @@ func (e *valueError) withoutValue(p *Param) *valueError {
 	return e
 }
 
+// refuse is a refusal whose message continues `parameter "p" …`.
 func refuse(rule, format string, args ...any) *valueError {
-	return &valueError{rule, fmt.Sprintf(format, args...)}
+	return &valueError{rule: rule, msg: fmt.Sprintf(format, args...)}
+}
+
+// refuseClause is a refusal whose message is a clause of its own.
+func refuseClause(rule, format string, args ...any) *valueError {
+	return &valueError{rule: rule, msg: fmt.Sprintf(format, args...), alone: true}
 }
 
 // values checks a JSON value against the parameter and returns the text
@@ -62,11 +71,11 @@ func (p *Param) values(v any, base string) ([]string, *valueError) {
 				items = append(items, x)
 			}
 		} else {
-			return nil, refuse("type", "want an array of %s values, got %s", p.Type, jsonKind(v))
+			return nil, refuseClause("type", "want an array of %s values, got %s", p.Type, jsonKind(v))
 		}
 	}
 	if p.Required && len(items) == 0 {
-		return nil, refuse("missing", "want at least one item")
+		return nil, refuseClause("missing", "want at least one item")
 	}
 	out := make([]string, 0, len(items))
 	for i, it := range items {
@@ -90,13 +99,13 @@ func (p *Param) item(v any, base string) (string, *valueError) {
 	case Boolean:
 		b, ok := v.(bool)
 		if !ok {
-			return "", refuse("type", "want true or false, got %s", jsonKind(v))
+			return "", refuseClause("type", "want true or false, got %s", jsonKind(v))
 		}
 		return strconv.FormatBool(b), nil
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", refuse("type", "want a string, got %s", jsonKind(v))
+		return "", refuseClause("type", "want a string, got %s", jsonKind(v))
 	}
 	if pr := textProblem(s, p.Multiline); pr != "" {
 		hint := ""
@@ -154,7 +163,7 @@ func (p *Param) integer(v any) (string, *valueError) {
 	switch x := v.(type) {
 	case float64:
 		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
-			return "", refuse("type", "want a whole number, got %v", x)
+			return "", refuseClause("type", "want a whole number, got %v", x)
 		}
 		i = int64(x)
 	case json.Number:
@@ -162,7 +171,7 @@ func (p *Param) integer(v any) (string, *valueError) {
 		if err != nil {
 			f, ferr := x.Float64()
 			if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-				return "", refuse("type", "want a whole number, got %s", x)
+				return "", refuseClause("type", "want a whole number, got %s", x)
 			}
 			n = int64(f)
 		}
@@ -172,7 +181,7 @@ func (p *Param) integer(v any) (string, *valueError) {
 	case int64:
 		i = x
 	default:
-		return "", refuse("type", "want a whole number, got %s", jsonKind(v))
+		return "", refuseClause("type", "want a whole number, got %s", jsonKind(v))
 	}
 	if err := p.inRange(float64(i)); err != nil {
 		return "", err
@@ -188,17 +197,17 @@ func (p *Param) number(v any) (string, *valueError) {
 	case json.Number:
 		var err error
 		if f, err = x.Float64(); err != nil {
-			return "", refuse("type", "want a number, got %s", x)
+			return "", refuseClause("type", "want a number, got %s", x)
 		}
 	case int:
 		f = float64(x)
 	case int64:
 		f = float64(x)
 	default:
-		return "", refuse("type", "want a number, got %s", jsonKind(v))
+		return "", refuseClause("type", "want a number, got %s", jsonKind(v))
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "", refuse("type", "want a finite number")
+		return "", refuseClause("type", "want a finite number")
 	}
 	if err := p.inRange(f); err != nil {
 		return "", err
@@ -209,9 +218,9 @@ func (p *Param) number(v any) (string, *valueError) {
 func (p *Param) inRange(f float64) *valueError {
 	switch {
 	case p.Min != nil && f < *p.Min:
-		return refuse("range", "%v is below the minimum %v", f, *p.Min)
+		return refuseClause("range", "%v is below the minimum %v", f, *p.Min)
 	case p.Max != nil && f > *p.Max:
-		return refuse("range", "%v is above the maximum %v", f, *p.Max)
+		return refuseClause("range", "%v is above the maximum %v", f, *p.Max)
 	}
 	return nil
 }

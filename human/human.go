@@ -47,7 +47,9 @@ func Duration(d time.Duration) string {
 
 // Count writes n and the noun, plural when n is not 1: "1 call",
 // "3 calls". plural is the noun's plural form when it is not noun+"s".
-func Count(n int, noun string, plural ...string) string {
+// n is any integer, so counts kept as int64 (a journal's records) need no
+// conversion.
+func Count[N ~int | ~int64](n N, noun string, plural ...string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

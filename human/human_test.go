@@ -42,4 +42,7 @@ func TestCount(t *testing.T) {
 			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
 		}
 	}
+	if got := Count(int64(1), "record"); got != "1 record" {
+		t.Errorf("Count(int64(1), record) = %q", got)
+	}
 }

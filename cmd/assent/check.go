@@ -66,7 +66,7 @@ func (o checkOptions) run(w io.Writer) error {
 // remembered rules.
 func printRules(w io.Writer, pol *policy.Policy) {
 	rules := pol.Rules()
-	fmt.Fprintf(w, "\n%d rules (deny beats ask beats allow; no match asks)\n", len(rules))
+	fmt.Fprintf(w, "\n%s (deny beats ask beats allow; no match asks)\n", human.Count(len(rules), "rule"))
 	results := map[string][]policy.ExampleResult{}
 	for _, r := range pol.CheckExamples() {
 		results[r.Rule] = append(results[r.Rule], r)
@@ -86,7 +86,7 @@ func printRules(w io.Writer, pol *policy.Policy) {
 		}
 	}
 	remembered := pol.Remembered()
-	fmt.Fprintf(w, "\n%d remembered rules\n", len(remembered))
+	fmt.Fprintf(w, "\n%s\n", human.Count(len(remembered), "remembered rule"))
 	for _, r := range remembered {
 		fmt.Fprintf(w, "  %-7s %s  %s\n", r.Kept(), r.Label(), exec.Escape(r.String()))
 	}

@@ -26,6 +26,14 @@ const e2eToken = "e2e-token-0123456789abcdef"
 // end sends SIGTERM and requires a clean exit.
 func (e *e2e) httpServer(args ...string) (string, *osexec.Cmd, *servertest.Buffer) {
 	e.t.Helper()
+	_, url, cmd, stderr := e.serveHeadless(args...)
+	return url, cmd, stderr
+}
+
+// serveHeadless is httpServer that also returns the line serve printed
+// first, the one that says where it serves.
+func (e *e2e) serveHeadless(args ...string) (first, url string, cmd *osexec.Cmd, stderr *servertest.Buffer) {
+	e.t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		e.t.Fatal(err)
@@ -33,9 +41,9 @@ func (e *e2e) httpServer(args ...string) (string, *osexec.Cmd, *servertest.Buffe
 	addr := ln.Addr().String()
 	ln.Close()
 	args = append([]string{"serve", "--headless", "--listen", addr, "--tools", e.tools}, args...)
-	cmd := e.command(context.Background(), args...)
+	cmd = e.command(context.Background(), args...)
 	cmd.Env = append(cmd.Env, "ASSENT_TOKEN="+e2eToken)
-	stderr := &servertest.Buffer{}
+	stderr = &servertest.Buffer{}
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -44,12 +52,12 @@ func (e *e2e) httpServer(args ...string) (string, *osexec.Cmd, *servertest.Buffe
 	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)
 	}
-	line := firstLine(e.t, bufio.NewReader(stdout))
-	url := "http://" + addr + "/mcp"
-	if !strings.Contains(line, "serving MCP at "+url) {
+	first = firstLine(e.t, bufio.NewReader(stdout))
+	url = "http://" + addr + "/mcp"
+	if !strings.Contains(first, "serving MCP at "+url) {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		e.t.Fatalf("first line %q\n%s", line, stderr)
+		e.t.Fatalf("first line %q\n%s", first, stderr)
 	}
 	e.t.Cleanup(func() {
 		if cmd.ProcessState == nil {
@@ -62,7 +70,7 @@ func (e *e2e) httpServer(args ...string) (string, *osexec.Cmd, *servertest.Buffe
 			e.t.Logf("assent's stderr:\n%s", stderr)
 		}
 	})
-	return url, cmd, stderr
+	return first, url, cmd, stderr
 }
 
 // httpClient is a started Streamable HTTP client carrying the token.

@@ -135,3 +135,18 @@ func TestE2E_RelayEndsOnSignal(t *testing.T) {
 		t.Fatalf("the relay's exit after SIGTERM: %v", err)
 	}
 }
+
+// TestE2E_ServeSaysHowToRelay: the first console says to relay with plain
+// `assent stdio`, which finds the only console running; a second one,
+// which the relay cannot find without its name, says to name it.
+func TestE2E_ServeSaysHowToRelay(t *testing.T) {
+	e := newE2E(t)
+	first, _, _, _ := e.serveHeadless()
+	if !strings.HasSuffix(strings.TrimSpace(first), "; relay with `assent stdio`") {
+		t.Errorf("the only console says %q, want it to end relay with `assent stdio`", first)
+	}
+	second, _, _, _ := e.serveHeadless("--journal", e.dir+"/state/second.jsonl")
+	if !strings.HasSuffix(strings.TrimSpace(second), "; relay with `assent stdio --console console-2`") {
+		t.Errorf("the second console says %q, want it to name itself", second)
+	}
+}

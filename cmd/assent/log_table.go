@@ -15,14 +15,18 @@ import (
 )
 
 // callWriter prints the calls `assent log` streams: a table, or one JSON
-// object per call. Rows go out as they come, so the table's columns are as
-// wide as the widest cell so far (up to a bound), not as the whole journal's.
+// object per call. The table's columns are sized from the first calls it
+// lists (up to sizingRows of them, each column up to maxPadded), so the
+// header lines up with the rows; a later, wider cell widens its column
+// from then on. Following a journal, rows go out as they come, so the
+// columns start at widths that hold their usual contents.
 type callWriter struct {
-	w      *bufio.Writer
-	json   *json.Encoder
-	follow bool // flush each call as it comes
-	widths []int
-	rows   int
+	w       *bufio.Writer
+	json    *json.Encoder
+	follow  bool // flush each call as it comes
+	widths  []int
+	held    [][]string // rows sizing the columns, before the header is printed
+	started bool       // the header is printed
 }
 
 // logColumns are the table's columns. ARGV comes last so a long command
@@ -31,13 +35,20 @@ func logColumns() []string {
 	return []string{"TIME", "ID", "CLIENT", "TOOL", "DECISION", "DECIDER", "ENDING", "EXIT", "DURATION", "REASON", "ARGV"}
 }
 
-// logMinWidths are the columns' widths before any row widens them: about
-// what their usual contents take, so the first rows line up with the rest.
-func logMinWidths() []int { return []int{19, 18, 11, 12, 8, 14, 11, 4, 8, 24} }
+// logMinWidths are the columns' widths before any row widens them: what
+// their usual contents take, so a followed table lines up from its first
+// row. ID holds a journal's call id up to the 99th call of a process
+// (20261201T234450Z-58bc858f4791-99), DECIDER the default policy's rules
+// (rule default:secret-files).
+func logMinWidths() []int { return []int{19, 32, 11, 12, 8, 25, 11, 4, 8, 24} }
 
 // maxPadded is the widest a column is padded to; a longer cell pushes the
 // rest of its row along rather than widening every row after it.
 const maxPadded = 40
+
+// sizingRows is how many rows the table holds back to size its columns
+// from: enough for a screenful, and little memory.
+const sizingRows = 200
 
 func newCallWriter(w io.Writer, asJSON, follow bool) *callWriter {
 	c := &callWriter{w: bufio.NewWriter(w), follow: follow, widths: logMinWidths()}
@@ -56,20 +67,43 @@ func (c *callWriter) write(call journal.Call) error {
 		}
 		return c.flushFollowing()
 	}
-	if c.rows == 0 {
-		c.row(logColumns())
+	cells := callCells(call)
+	if c.started {
+		c.row(cells)
+		return c.flushFollowing()
 	}
-	c.rows++
+	c.held = append(c.held, cells)
+	if c.follow || len(c.held) == sizingRows {
+		c.start()
+	}
+	return c.flushFollowing()
+}
+
+// callCells are a call's cells in the table, each shown as the console
+// would: nothing an agent sent reaches the terminal raw.
+func callCells(call journal.Call) []string {
 	argv := make([]string, len(call.Argv))
 	for i, a := range call.Argv {
 		argv[i] = displayWord(a)
 	}
-	c.row([]string{
+	return []string{
 		call.Time.Local().Format("2006-01-02 15:04:05"), displayWord(call.ID), orDash(displayWord(call.Client)),
 		orDash(displayWord(call.Tool)), orDash(string(call.Decision)), decider(call), ending(call), exitStatus(call),
 		formatDuration(call.Duration), orDash(exec.Escape(call.Reason)), strings.Join(argv, " "),
-	})
-	return c.flushFollowing()
+	}
+}
+
+// start sizes the columns from the rows held, then prints the header and
+// them.
+func (c *callWriter) start() {
+	for _, cells := range c.held {
+		c.widen(cells)
+	}
+	c.row(logColumns())
+	for _, cells := range c.held {
+		c.row(cells)
+	}
+	c.held, c.started = nil, true
 }
 
 func (c *callWriter) flushFollowing() error {
@@ -79,32 +113,49 @@ func (c *callWriter) flushFollowing() error {
 	return nil
 }
 
+// widen grows the columns' widths to hold cells, each up to maxPadded.
+// The last column is not padded.
+func (c *callWriter) widen(cells []string) {
+	for i, cell := range cells[:len(cells)-1] {
+		if n := utf8.RuneCountInString(cell); n > c.widths[i] && n <= maxPadded {
+			c.widths[i] = n
+		}
+	}
+}
+
 // row writes cells padded to the columns' widths, which only grow.
 func (c *callWriter) row(cells []string) {
+	c.widen(cells)
 	for i, cell := range cells {
 		c.w.WriteString(cell)
 		if i == len(cells)-1 {
 			break
 		}
-		n := utf8.RuneCountInString(cell)
-		if n > c.widths[i] && n <= maxPadded {
-			c.widths[i] = n
-		}
-		c.w.WriteString(strings.Repeat(" ", max(c.widths[i]-n, 0)+2))
+		c.w.WriteString(strings.Repeat(" ", max(c.widths[i]-utf8.RuneCountInString(cell), 0)+2))
 	}
 	c.w.WriteByte('\n')
 }
 
-func (c *callWriter) flush() error { return c.w.Flush() }
+// flush prints the rows still held and writes out the buffer.
+func (c *callWriter) flush() error {
+	if len(c.held) > 0 {
+		c.start()
+	}
+	return c.w.Flush()
+}
 
 // decider is the DECIDER column: who settled the call, with a rule named
 // short.
 func decider(c journal.Call) string {
 	if c.Decider == journal.ByRule && c.Rule != "" {
-		return "rule " + exec.Escape(shortRule(c.Rule))
+		return "rule " + ruleName(c.Rule)
 	}
 	return orDash(displayWord(string(c.Decider)))
 }
+
+// ruleName is how a table names a rule: short, with invisible characters
+// escaped, and unquoted, since "rule" before it already says what it is.
+func ruleName(rule string) string { return exec.Escape(shortRule(rule)) }
 
 // shortRule names a rule without its file's directories: a rule with no id
 // is known as FILE#INDEX, and the whole path of FILE only widens the table.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/assent-sh/assent/exec"
+	"github.com/assent-sh/assent/human"
 	"github.com/assent-sh/assent/journal"
 )
 
@@ -26,7 +27,7 @@ func (o logOptions) runVerify(stdout io.Writer) error {
 	}
 	if !rep.Intact() {
 		return &exitError{code: exitChainBroken,
-			err: fmt.Errorf("journal %s does not verify: %d problems, the first: %v", o.path, len(rep.Faults), &rep.Faults[0])}
+			err: fmt.Errorf("journal %s does not verify: %s, the first: %v", o.path, human.Count(len(rep.Faults), "problem"), &rep.Faults[0])}
 	}
 	return nil
 }
@@ -35,18 +36,19 @@ func (o logOptions) runVerify(stdout io.Writer) error {
 func writeReport(w io.Writer, path string, rep journal.Report) {
 	state := "intact"
 	if !rep.Intact() {
-		state = fmt.Sprintf("%d problems", len(rep.Faults))
+		state = human.Count(len(rep.Faults), "problem")
 	}
+	records, seals := human.Count(rep.Records, "record"), human.Count(rep.Seals, "seal")
 	if len(rep.Segments) == 0 {
-		fmt.Fprintf(w, "%s: %d records, %d seals, %s, head %s\n", path, rep.Records, rep.Seals, state, rep.Head)
+		fmt.Fprintf(w, "%s: %s, %s, %s, head %s\n", path, records, seals, state, rep.Head)
 	} else {
-		fmt.Fprintf(w, "%s: %d records in %d segments, %d seals, %s\n", path, rep.Records, len(rep.Segments), rep.Seals, state)
+		fmt.Fprintf(w, "%s: %s in %s, %s, %s\n", path, records, human.Count(len(rep.Segments), "segment"), seals, state)
 	}
 	for _, f := range rep.Faults {
 		fmt.Fprintf(w, "  %s: %s\n", f.Kind, exec.Escape(f.Error()))
 	}
 	if rep.TornBytes > 0 {
-		fmt.Fprintf(w, "  %d bytes of unfinished last lines were not checked (a writer may be appending them)\n", rep.TornBytes)
+		fmt.Fprintf(w, "  %s of unfinished last lines were not checked (a writer may be appending them)\n", human.Count(rep.TornBytes, "byte"))
 	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "  note: %s\n", exec.Escape(n))

@@ -43,13 +43,13 @@ func TestLog_Verify(t *testing.T) {
 		say    string   // in the error
 	}{
 		{name: "intact", args: []string{"--journal", good, "--verify"},
-			stdout: []string{`: 20 records in 1 segments, 1 seals, intact\n`, `This shows, when intact:\n  - no record was changed`,
+			stdout: []string{`: 20 records in 1 segment, 1 seal, intact\n`, `This shows, when intact:\n  - no record was changed`,
 				`It cannot show:\n  - the records after a segment's last seal`, `whoever can read the key \(.*/key\) can forge`}},
 		{name: "intact, json", args: []string{"--journal", good, "--verify", "--json"},
 			stdout: []string{`^\{"records":20,"seals":1,`, `"state":"closed"`, `"cannot_prove":\[`}},
 		{name: "a record changed", args: []string{"--journal", tampered, "--verify"}, code: exitChainBroken,
 			stdout: []string{`chain: record 3 \(.*\.1\.jsonl line 3\): its hash does not match its contents`},
-			say:    "does not verify: 1 problems, the first: record 3"},
+			say:    "does not verify: 1 problem, the first: record 3"},
 		{name: "cut short", args: []string{"--journal", cut, "--verify"}, code: exitChainBroken,
 			stdout: []string{`truncated: record 20 .*its head file names record 20 .*records were cut from its end`}},
 		{name: "cut short, json", args: []string{"--journal", cut, "--verify", "--json"}, code: exitChainBroken,

@@ -210,12 +210,15 @@ func (r *replayReport) verdicts(vs []replay.Verdict) error {
 			printJSON(r.w, v)
 			continue
 		}
-		now := v.Now
+		// THEN, NOW and DIFFERS are phrases, not argv words: quoting one
+		// whole would make it read as a single word. What in them came
+		// from the journal or the policy is escaped instead.
+		now := exec.Escape(v.Now)
 		if v.Rule != "" {
-			now += " (rule " + v.Rule + ")"
+			now += " (rule " + ruleName(v.Rule) + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", displayWord(v.Call), displayWord(v.Tool), v.Then, displayWord(now),
-			orDash(strings.Join(v.Differs, "; ")))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", displayWord(v.Call), displayWord(v.Tool), exec.Escape(v.Then), now,
+			orDash(exec.Escape(strings.Join(v.Differs, "; "))))
 	}
 	return tw.Flush()
 }

@@ -30,6 +30,11 @@ func TestReplay_DryRun(t *testing.T) {
 		{Call: "r-3", Event: journal.Decided, Decision: journal.Allow, Decider: journal.ByRule, Rule: "read-only"},
 		{Call: "r-4", Event: journal.Received, Tool: "read_file", Args: map[string]any{"path": filepath.Join(wd, "main.go")}},
 		{Call: "r-4", Event: journal.Decided, Decision: journal.Deny, Decider: journal.ByRule, Rule: "old-deny"},
+		// What the agent sent reaches the report escaped, never raw.
+		{Call: "r-5", Event: journal.Received, Tool: "read_file", Args: map[string]any{"path": "/etc/passwd"}},
+		{Call: "r-5", Event: journal.Decided, Decision: journal.Deny, Decider: journal.Decider("rule\x1b[2J")},
+		{Call: "r-6", Event: journal.Received, Tool: "read_file", Args: map[string]any{"path": filepath.Join(wd, "main.go")}},
+		{Call: "r-6", Event: journal.Decided, Decision: journal.Deny, Decider: journal.ByRule, Rule: "old\x1b[2J"},
 	}
 	for _, r := range calls {
 		if _, err := j.Append(r); err != nil {
@@ -43,9 +48,14 @@ func TestReplay_DryRun(t *testing.T) {
 	if code := exitCodeOrZero(err); code != 3 {
 		t.Fatalf("exit %d (%v), want 3\n%s", code, err, out)
 	}
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("the report holds a raw escape:\n%q", out)
+	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	want := map[string][]string{
-		"r-1": {"allow by rule", "allow (rule default:read-only)", "  -"},
+		"r-1": {"allow by rule", "  allow (rule default:read-only)  ", "  -"},
+		"r-5": {`deny by rule\x1b[2J`, "refused"},
+		"r-6": {"decision was deny by rule old\\x1b[2J, now allow"},
 		"r-2": {"refused", "the tool no longer exists"},
 		"r-3": {"refused", "arguments refused today", "outside the allowed directories"},
 		"r-4": {"deny by rule", "allow (rule default:read-only)", "decision was deny by rule old-deny"},

@@ -150,8 +150,8 @@ func (o serveOptions) runHeadless(ctx context.Context, stdout, stderr io.Writer)
 		return err
 	}
 	fmt.Fprintf(stdout, "assent: serving MCP at %s (bearer token: %s)", s.http.URL(), tokenFrom)
-	if name := s.consoleName(); name != "" {
-		fmt.Fprintf(stdout, "; relay with `assent stdio --console %s`", name)
+	if relay := s.relayCommand(); relay != "" {
+		fmt.Fprintf(stdout, "; relay with `%s`", relay)
 	}
 	fmt.Fprintln(stdout)
 	stop := s.app.followHeadless(ctx)

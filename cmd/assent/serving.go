@@ -78,3 +78,18 @@ func (s *serving) consoleName() string {
 	}
 	return s.socket.Name()
 }
+
+// relayCommand is the command that relays an agent to this console: plain
+// `assent stdio` while it is the only console running, which the relay
+// finds without a name; with others running, `assent stdio --console
+// NAME`. "" when it has no socket.
+func (s *serving) relayCommand() string {
+	name := s.consoleName()
+	if name == "" {
+		return ""
+	}
+	if live, err := server.Consoles(runtimeDirForTests); err == nil && len(live) == 1 && live[0].Name == name {
+		return "assent stdio"
+	}
+	return "assent stdio --console " + name
+}

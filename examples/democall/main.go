@@ -25,8 +25,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/assent-sh/assent/server"
@@ -108,7 +106,7 @@ func run(dir, console string, wait time.Duration, out io.Writer) error {
 
 // connect waits until a console answers on its socket, then returns an
 // initialized client.
-func connect(ctx context.Context, dir, console string) (*client.Client, error) {
+func connect(ctx context.Context, dir, console string) (*session, error) {
 	var last error
 	for {
 		c, err := tryConnect(ctx, dir, console)
@@ -124,14 +122,14 @@ func connect(ctx context.Context, dir, console string) (*client.Client, error) {
 	}
 }
 
-func tryConnect(ctx context.Context, dir, console string) (*client.Client, error) {
+func tryConnect(ctx context.Context, dir, console string) (*session, error) {
 	conn, _, err := server.DialConsole(dir, console)
 	if err != nil {
 		return nil, err
 	}
-	tr := transport.NewIO(conn, conn, nil)
-	c := client.NewClient(tr)
+	c := newSession(conn)
 	if err := c.Start(context.Background()); err != nil {
+		_ = c.Close()
 		return nil, err
 	}
 	var ir mcp.InitializeRequest

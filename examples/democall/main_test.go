@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"log"
 	"net"
 	"os"
 	osexec "os/exec"
@@ -55,9 +56,19 @@ func TestRun_FindsAssentAndCalls(t *testing.T) {
 		_ = srv.Wait()
 	}()
 
+	// mcp-go's transport logs through the default logger; what it says at
+	// exit reached the demo's terminal ("Error reading from stdout … use
+	// of closed network connection"). The test is not parallel, so it may
+	// take the default logger's output for its run.
+	var logged bytes.Buffer
+	log.SetOutput(&logged)
+	defer log.SetOutput(os.Stderr)
 	var out bytes.Buffer
 	if err := run(runDir, "", 20*time.Second, &out); err != nil {
 		t.Fatalf("%v\n%s\nassent's stderr:\n%s", err, out.String(), stderr.String())
+	}
+	if logged.Len() > 0 {
+		t.Errorf("democall logged:\n%s", logged.String())
 	}
 	got := out.String()
 	for _, want := range []string{
