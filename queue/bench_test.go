@@ -5,8 +5,8 @@ import (
 	osexec "os/exec"
 	"testing"
 
-	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/bench/pair"
+	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/queue/queuetest"
 )
