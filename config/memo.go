@@ -16,45 +16,41 @@ import (
 // snapshot, and a call's own path values are resolved when it is made, never
 // from here.
 type memo struct {
-	roots    map[[2]string]memoRoots
-	programs map[[2]string]memoProgram
+	roots    map[[2]string]answer[[]string]
+	programs map[[2]string]answer[string]
 	reasons  map[[2]string]string
-	files    map[[2]string][]string
+	files    map[[2]string]answer[[]string]
 	families map[string]string // bare or exact name → reason
 	prefixes []familyPrefix
-	ids      map[string]memoIdentity
-	paths    map[[2]string]memoProgram // resolvePath's answers
-	dirs     map[string]string         // realDir's answers
-	patterns map[string]memoPattern
+	ids      map[string]answer[exec.Identity]
+	paths    map[[2]string]answer[string] // resolvePath's answers
+	dirs     map[string]answer[string]    // realDir's answers
+	patterns map[string]answer[*regexp.Regexp]
 }
 
-type memoPattern struct {
-	re  *regexp.Regexp
+// answer is one question's answer, kept.
+type answer[V any] struct {
+	v   V
 	err error
 }
 
-type memoIdentity struct {
-	id  exec.Identity
-	err error
-}
-
-type memoRoots struct {
-	dirs []string
-	err  error
-}
-
-type memoProgram struct {
-	path string
-	err  error
+// remember returns what f answers for key, asking f only the first time.
+func remember[K comparable, V any](m map[K]answer[V], key K, f func() (V, error)) (V, error) {
+	a, ok := m[key]
+	if !ok {
+		a.v, a.err = f()
+		m[key] = a
+	}
+	return a.v, a.err
 }
 
 type familyPrefix struct{ prefix, reason string }
 
 func newMemo() *memo {
-	m := &memo{roots: map[[2]string]memoRoots{}, programs: map[[2]string]memoProgram{},
-		reasons: map[[2]string]string{}, files: map[[2]string][]string{}, families: map[string]string{},
-		ids: map[string]memoIdentity{}, paths: map[[2]string]memoProgram{}, dirs: map[string]string{},
-		patterns: map[string]memoPattern{}}
+	m := &memo{roots: map[[2]string]answer[[]string]{}, programs: map[[2]string]answer[string]{},
+		reasons: map[[2]string]string{}, files: map[[2]string]answer[[]string]{}, families: map[string]string{},
+		ids: map[string]answer[exec.Identity]{}, paths: map[[2]string]answer[string]{},
+		dirs: map[string]answer[string]{}, patterns: map[string]answer[*regexp.Regexp]{}}
 	for _, f := range shellFamilies() {
 		for _, n := range f.names {
 			m.families[n] = f.reason
@@ -71,13 +67,9 @@ func (m *memo) resolveRoots(base string, roots []string) ([]string, error) {
 	if m == nil {
 		return resolveRoots(base, roots)
 	}
-	key := [2]string{base, strings.Join(roots, "\x00")}
-	r, ok := m.roots[key]
-	if !ok {
-		r.dirs, r.err = resolveRoots(base, roots)
-		m.roots[key] = r
-	}
-	return append([]string(nil), r.dirs...), r.err
+	dirs, err := remember(m.roots, [2]string{base, strings.Join(roots, "\x00")},
+		func() ([]string, error) { return resolveRoots(base, roots) })
+	return append([]string(nil), dirs...), err
 }
 
 // resolveProgram is ResolveProgram, asked once per name and PATH.
@@ -85,13 +77,7 @@ func (m *memo) resolveProgram(name, pathList string) (string, error) {
 	if m == nil {
 		return ResolveProgram(name, pathList)
 	}
-	key := [2]string{name, pathList}
-	p, ok := m.programs[key]
-	if !ok {
-		p.path, p.err = ResolveProgram(name, pathList)
-		m.programs[key] = p
-	}
-	return p.path, p.err
+	return remember(m.programs, [2]string{name, pathList}, func() (string, error) { return ResolveProgram(name, pathList) })
 }
 
 // shellReason is shellReason, with the families looked up in a table.
@@ -140,13 +126,9 @@ func (m *memo) programFiles(path, pathList string) []string {
 	if m == nil {
 		return programFiles(path, pathList)
 	}
-	key := [2]string{path, pathList}
-	f, ok := m.files[key]
-	if !ok {
-		f = programFiles(path, pathList)
-		m.files[key] = f
-	}
-	return append([]string(nil), f...)
+	files, _ := remember(m.files, [2]string{path, pathList},
+		func() ([]string, error) { return programFiles(path, pathList), nil })
+	return append([]string(nil), files...)
 }
 
 // identity is exec.IdentityOf with the file's hash, taken once per program.
@@ -154,12 +136,7 @@ func (m *memo) identity(path string) (exec.Identity, error) {
 	if m == nil {
 		return exec.IdentityOf(path, true)
 	}
-	i, ok := m.ids[path]
-	if !ok {
-		i.id, i.err = exec.IdentityOf(path, true)
-		m.ids[path] = i
-	}
-	return i.id, i.err
+	return remember(m.ids, path, func() (exec.Identity, error) { return exec.IdentityOf(path, true) })
 }
 
 // resolvePath is resolvePath, asked once per base and path.
@@ -167,13 +144,7 @@ func (m *memo) resolvePath(base, p string) (string, error) {
 	if m == nil {
 		return resolvePath(base, p)
 	}
-	key := [2]string{base, p}
-	r, ok := m.paths[key]
-	if !ok {
-		r.path, r.err = resolvePath(base, p)
-		m.paths[key] = r
-	}
-	return r.path, r.err
+	return remember(m.paths, [2]string{base, p}, func() (string, error) { return resolvePath(base, p) })
 }
 
 // realDir is realDir, asked once per directory.
@@ -181,12 +152,8 @@ func (m *memo) realDir(p string) string {
 	if m == nil {
 		return realDir(p)
 	}
-	r, ok := m.dirs[p]
-	if !ok {
-		r = realDir(p)
-		m.dirs[p] = r
-	}
-	return r
+	dir, _ := remember(m.dirs, p, func() (string, error) { return realDir(p), nil })
+	return dir
 }
 
 // pattern compiles a parameter's pattern to match a whole value, once per
@@ -195,12 +162,7 @@ func (m *memo) pattern(p string) (*regexp.Regexp, error) {
 	if m == nil {
 		return compilePattern(p)
 	}
-	c, ok := m.patterns[p]
-	if !ok {
-		c.re, c.err = compilePattern(p)
-		m.patterns[p] = c
-	}
-	return c.re, c.err
+	return remember(m.patterns, p, func() (*regexp.Regexp, error) { return compilePattern(p) })
 }
 
 func compilePattern(p string) (*regexp.Regexp, error) { return regexp.Compile(`^(?:` + p + `)$`) }
