@@ -31,11 +31,12 @@ func startupTools(n int) string {
 	return b.String()
 }
 
-// startup measures, runs times, the time from starting `assent stdio
-// --headless` with a file of tools tools to its answer to tools/list (after
-// initialize), interleaved with starting the hand server to its answer to
-// initialize: the cost of any process start and pipe round trip, beside
-// assent's.
+// startup measures, runs times each and interleaved, the time from
+// starting `assent stdio --headless` with a file of tools tools to its
+// answer to tools/list (after initialize), and from starting each floor to
+// its answer to initialize: a bare Go program (bench/startfloor/bare), the
+// same with mcp-go's server package linked (bench/startfloor/mcpgo), and
+// the hand server (this driver: mcp-go and assent's packages linked).
 func (s *rig) startup(tools, runs int) error {
 	file := filepath.Join(s.dir, "startup.json")
 	if err := os.WriteFile(file, []byte(startupTools(tools)), 0o600); err != nil {
@@ -45,29 +46,48 @@ func (s *rig) startup(tools, runs int) error {
 	if err != nil {
 		return err
 	}
-	var assent, hand []time.Duration
-	for i := range runs + 1 {
-		a := osexec.Command(s.bin, "stdio", "--headless", "--tools", file, "--journal", filepath.Join(s.dir, "startup-journal"))
-		a.Env, a.Dir = s.env, s.dir
-		da, err := timeToList(a, true)
-		if err != nil {
-			return fmt.Errorf("assent: %w", err)
-		}
-		h := osexec.Command(self)
-		h.Env = append(os.Environ(), handEnv+"=1")
-		dh, err := timeToList(h, false)
-		if err != nil {
-			return fmt.Errorf("hand server: %w", err)
-		}
-		if i > 0 { // the first run warms the page cache
-			assent, hand = append(assent, da), append(hand, dh)
+	floors := map[string]string{}
+	for _, f := range []string{"bare", "mcpgo"} {
+		floors[f] = filepath.Join(s.dir, "floor-"+f)
+		if out, err := osexec.Command("go", "build", "-o", floors[f], "./bench/startfloor/"+f).CombinedOutput(); err != nil {
+			return fmt.Errorf("building the %s floor (run from the repository root): %v\n%s", f, err, out)
 		}
 	}
-	slices.Sort(assent)
-	slices.Sort(hand)
+	starts := []struct {
+		name string
+		cmd  func() *osexec.Cmd
+		list bool
+	}{
+		{"assent stdio --headless, to tools/list", func() *osexec.Cmd {
+			a := osexec.Command(s.bin, "stdio", "--headless", "--tools", file, "--journal", filepath.Join(s.dir, "startup-journal"))
+			a.Env, a.Dir = s.env, s.dir
+			return a
+		}, true},
+		{"bare Go program, to its first answer", func() *osexec.Cmd { return osexec.Command(floors["bare"]) }, false},
+		{"the same with mcp-go's server linked", func() *osexec.Cmd { return osexec.Command(floors["mcpgo"]) }, false},
+		{"hand server (this driver), to initialize", func() *osexec.Cmd {
+			h := osexec.Command(self)
+			h.Env = append(os.Environ(), handEnv+"=1")
+			return h
+		}, false},
+	}
+	took := make([][]time.Duration, len(starts))
+	for i := range runs + 1 {
+		for j, st := range starts {
+			d, err := timeToList(st.cmd(), st.list)
+			if err != nil {
+				return fmt.Errorf("%s: %w", st.name, err)
+			}
+			if i > 0 { // the first run warms the page cache
+				took[j] = append(took[j], d)
+			}
+		}
+	}
 	fmt.Printf("startup to the first answer, median of %d runs, %d tools\n", runs, tools)
-	fmt.Printf("  assent stdio --headless, to tools/list  %v\n", assent[len(assent)/2].Round(10*time.Microsecond))
-	fmt.Printf("  hand server, to initialize              %v\n", hand[len(hand)/2].Round(10*time.Microsecond))
+	for j, st := range starts {
+		slices.Sort(took[j])
+		fmt.Printf("  %-42s %v\n", st.name, took[j][len(took[j])/2].Round(10*time.Microsecond))
+	}
 	return nil
 }
 
