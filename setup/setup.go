@@ -124,35 +124,17 @@ func (l *Loader) Memory() *policy.Memory { return l.mem }
 // Load reads the tool files and the policy, builds both, and checks that no
 // tool can write assent's own files. Every problem is an error naming its
 // file; nothing is half loaded.
-func (l *Loader) Load() (Loaded, error) {
-	f, err := l.files()
-	if err != nil {
-		return Loaded{}, err
-	}
-	cfg, err := l.loadConfig(f)
-	if err != nil {
-		return Loaded{}, err
-	}
-	if f.defaulted && len(l.opts.Sources) == 0 {
-		if err := checkWorkDir(l.opts.WorkDir); err != nil {
-			return Loaded{}, err
-		}
-	}
-	if err := cfg.CheckProtected(l.protected(f)...); err != nil {
-		return Loaded{}, err
-	}
-	pol, err := l.policy(cfg, f)
-	if err != nil {
-		return Loaded{}, err
-	}
-	return Loaded{Config: cfg, Policy: pol}, nil
-}
+func (l *Loader) Load() (Loaded, error) { return l.load(true) }
 
-// LoadToDecide is Load without the protected-files check, for what runs
+// LoadToDecide is Load without the checks that guard running (the
+// protected files, and where the default tools may start), for what runs
 // nothing (`assent explain`, `assent replay --dry-run`): it answers what a
 // call would be expanded to and how it would be decided even for a set-up
 // that Load refuses, which `assent check` and a start report.
-func (l *Loader) LoadToDecide() (Loaded, error) {
+func (l *Loader) LoadToDecide() (Loaded, error) { return l.load(false) }
+
+// load is Load, with the checks that guard running when toRun.
+func (l *Loader) load(toRun bool) (Loaded, error) {
 	f, err := l.files()
 	if err != nil {
 		return Loaded{}, err
@@ -160,6 +142,16 @@ func (l *Loader) LoadToDecide() (Loaded, error) {
 	cfg, err := l.loadConfig(f)
 	if err != nil {
 		return Loaded{}, err
+	}
+	if toRun {
+		if f.defaulted && len(l.opts.Sources) == 0 {
+			if err := checkWorkDir(l.opts.WorkDir); err != nil {
+				return Loaded{}, err
+			}
+		}
+		if err := cfg.CheckProtected(l.protected(f)...); err != nil {
+			return Loaded{}, err
+		}
 	}
 	pol, err := l.policy(cfg, f)
 	if err != nil {
