@@ -75,8 +75,8 @@ func (p *progress) watch(ev queue.Event) {
 
 func (p *progress) run() {
 	defer close(p.exited)
-	tick := time.NewTicker(p.s.opts.ProgressInterval)
-	defer tick.Stop()
+	due := time.NewTimer(p.s.opts.ProgressInterval)
+	defer due.Stop()
 	last := time.Now() // when the last message went out, or the call began
 	n := 0
 	for {
@@ -84,44 +84,57 @@ func (p *progress) run() {
 		case <-p.done:
 			return
 		case <-p.wake:
-		case <-tick.C:
+		case <-due.C:
 		}
 		now := time.Now()
-		msg := p.next(now, now.Sub(last))
-		if msg == "" {
-			continue
+		msg, wait := p.next(now, now.Sub(last))
+		if msg != "" {
+			n++
+			last = now
+			err := p.s.mcp.SendNotificationToClient(p.ctx, string(mcp.MethodNotificationProgress), map[string]any{
+				"progressToken": p.token, "progress": float64(n), "message": msg})
+			if err != nil {
+				p.s.log.Debug("progress notification not sent", "err", err)
+			}
 		}
-		n++
-		last = now
-		err := p.s.mcp.SendNotificationToClient(p.ctx, string(mcp.MethodNotificationProgress), map[string]any{
-			"progressToken": p.token, "progress": float64(n), "message": msg})
-		if err != nil {
-			p.s.log.Debug("progress notification not sent", "err", err)
-		}
+		due.Reset(wait)
 	}
 }
 
-// next returns the message due now, or "": a status change at once, new
-// output once per interval, and a heartbeat when nothing was said for a
-// heartbeat's time while the call waits or runs.
-func (p *progress) next(now time.Time, quiet time.Duration) string {
+// next returns the message due now, or "", and how long from now the
+// next one may fall due: a status change at once, new output once per
+// interval (when the interval since the last message ends, not at some
+// later tick), and a heartbeat when nothing was said for a heartbeat's
+// time while the call waits or runs. The wait is counted as if the
+// message returned were sent now.
+func (p *progress) next(now time.Time, quiet time.Duration) (string, time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	interval, beat := p.s.opts.ProgressInterval, p.s.opts.Heartbeat
 	waited := human.Duration(now.Sub(p.since).Round(time.Second))
+	msg := ""
 	switch {
-	case p.fresh.Len() > 0 && quiet >= p.s.opts.ProgressInterval:
-		msg := newestLines(p.fresh.Bytes())
+	case p.fresh.Len() > 0 && quiet >= interval:
+		msg = newestLines(p.fresh.Bytes())
 		p.changed = false
-		return msg
 	case p.changed && p.status == queue.Pending:
 		p.changed = false
-		return "waiting for an operator to approve the call"
-	case p.status == queue.Pending && quiet >= p.s.opts.Heartbeat:
-		return "still waiting for an operator to approve the call (" + waited + ")"
-	case p.status == queue.Running && quiet >= p.s.opts.Heartbeat:
-		return "running, no new output (" + waited + ")"
+		msg = "waiting for an operator to approve the call"
+	case p.status == queue.Pending && quiet >= beat:
+		msg = "still waiting for an operator to approve the call (" + waited + ")"
+	case p.status == queue.Running && quiet >= beat:
+		msg = "running, no new output (" + waited + ")"
 	}
-	return ""
+	if msg != "" {
+		quiet = 0
+	}
+	switch {
+	case p.fresh.Len() > 0:
+		return msg, max(interval-quiet, 0)
+	case p.changed && p.status == queue.Pending:
+		return msg, 0
+	}
+	return msg, max(beat-quiet, 0)
 }
 
 // newestLines is the end of out: its last few lines, at most

@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/server/servertest"
 )
@@ -152,5 +154,26 @@ func TestCancel_EndsTheCallInTheQueue(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// Output that arrives partway through an interval falls due when that
+// interval ends, counted from the last message, not at whatever tick
+// comes after: a ticker's phase once merged two lines printed 300 ms apart
+// into one message, with a 250 ms interval.
+func TestProgress_OutputFallsDueWhenTheIntervalEnds(t *testing.T) {
+	const interval, beat = 250 * time.Millisecond, 10 * time.Second
+	p := &progress{s: &Server{opts: Options{ProgressInterval: interval, Heartbeat: beat}},
+		status: queue.Running, since: time.Now(), fresh: queue.NewTail(keptOutput)}
+	now := time.Now()
+	p.watch(queue.Event{Kind: queue.EventOutput, Output: &exec.Chunk{Stream: exec.Stdout, Data: []byte("step 2\n")}})
+	if msg, wait := p.next(now, 60*time.Millisecond); msg != "" || wait != interval-60*time.Millisecond {
+		t.Fatalf("60 ms after the last message: %q, next due in %v; want nothing, due in %v", msg, wait, interval-60*time.Millisecond)
+	}
+	if msg, wait := p.next(now, interval); msg != "step 2" || wait != beat {
+		t.Fatalf("at the interval's end: %q, next due in %v; want \"step 2\", the heartbeat in %v", msg, wait, beat)
+	}
+	if msg, wait := p.next(now, time.Second); msg != "" || wait != beat-time.Second {
+		t.Fatalf("with nothing new: %q, next due in %v; want nothing, the heartbeat in %v", msg, wait, beat-time.Second)
 	}
 }
