@@ -18,7 +18,9 @@ type briefScan struct {
 }
 
 // recordKey returns a key of a record as a constant, or "" for a key no
-// Record field is written with. The switch on the bytes builds no string.
+// Record field is written with. The switch on the bytes builds no string;
+// TestRecordKey_KnowsEveryField holds it to Record's tags, since a key
+// missing here sends every line that has it to encoding/json.
 func recordKey(raw []byte) string {
 	switch string(raw) {
 	case "seq":
@@ -37,6 +39,8 @@ func recordKey(raw []byte) string {
 		return "session"
 	case "args":
 		return "args"
+	case "replay_of":
+		return "replay_of"
 	case "path":
 		return "path"
 	case "argv":
@@ -69,6 +73,8 @@ func recordKey(raw []byte) string {
 		return "duration_ns"
 	case "timed_out":
 		return "timed_out"
+	case "confinement":
+		return "confinement"
 	case "error":
 		return "error"
 	case "stdout":

@@ -119,3 +119,16 @@ func FuzzDecodeHead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) { checkHead(t, line) })
 }
+
+func TestRecordKey_KnowsEveryField(t *testing.T) {
+	rt := reflect.TypeFor[Record]()
+	for i := range rt.NumField() {
+		key, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		if key == "" || key == "-" {
+			continue
+		}
+		if got := recordKey([]byte(key)); got != key {
+			t.Errorf("recordKey(%q) = %q: lines with field %s leave the fast scan", key, got, rt.Field(i).Name)
+		}
+	}
+}
