@@ -71,26 +71,21 @@ func (c Command) Validate() error {
 	if len(c.Argv) == 0 {
 		return errors.New("argv is empty")
 	}
-	check := func(what, s string) error {
-		if strings.IndexByte(s, 0) >= 0 {
-			return fmt.Errorf("%s contains a NUL byte", what)
-		}
-		return nil
-	}
-	if err := check("program path", c.Path); err != nil {
-		return err
+	hasNUL := func(s string) bool { return strings.IndexByte(s, 0) >= 0 }
+	if hasNUL(c.Path) {
+		return errors.New("program path contains a NUL byte")
 	}
 	for i, a := range c.Argv {
-		if err := check(fmt.Sprintf("argv[%d]", i), a); err != nil {
-			return err
+		if hasNUL(a) {
+			return fmt.Errorf("argv[%d] contains a NUL byte", i)
 		}
 	}
-	if err := check("working directory", c.Dir); err != nil {
-		return err
+	if hasNUL(c.Dir) {
+		return errors.New("working directory contains a NUL byte")
 	}
 	for _, kv := range c.Env {
-		if err := check("environment entry", kv); err != nil {
-			return err
+		if hasNUL(kv) {
+			return errors.New("environment entry contains a NUL byte")
 		}
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
 			return fmt.Errorf("environment entry %q is not KEY=VALUE", kv)
