@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	osexec "os/exec"
+	"strconv"
 	"strings"
 )
 
@@ -17,10 +18,14 @@ import (
 // hand HTTP server instead of measuring.
 const handHTTPEnv = "ASSENT_LOAD_HAND_HTTP"
 
-// serveHandHTTP is the hand server over HTTP: net/http, one POST endpoint,
-// each message answered in the handler with a JSON body, nothing checked.
-// With the raw client it is what HTTP itself costs a call: the floor under
-// assent's HTTP number. It prints its address on stdout.
+// serveHandHTTP is the hand server over HTTP, in one of two builds: with
+// net/http ("nethttp": one POST endpoint, each message answered in the
+// handler) or with HTTP/1.1 written by hand on the TCP socket ("tcp": a
+// goroutine per connection reads each request and answers it in turn).
+// Nothing is checked in either. With the raw client, the first is what
+// net/http costs a call, the floor under assent's HTTP number as long as
+// assent serves HTTP with net/http; the second is what HTTP itself costs.
+// It prints its address on stdout.
 func serveHandHTTP() error {
 	echo, err := osexec.LookPath("echo")
 	if err != nil {
@@ -31,6 +36,25 @@ func serveHandHTTP() error {
 		return err
 	}
 	fmt.Println("serving MCP on", ln.Addr())
+	if build := os.Getenv(handHTTPEnv); build != "nethttp" {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return err
+			}
+			var rw io.ReadWriter = c
+			if build == "tcp-blocking" {
+				f, err := c.(*net.TCPConn).File()
+				if err != nil {
+					return err
+				}
+				c.Close()
+				f.Fd() // the socket in blocking mode: reads wait in the kernel
+				rw = f
+			}
+			go serveHandConn(rw, echo)
+		}
+	}
 	return http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
@@ -51,14 +75,58 @@ func serveHandHTTP() error {
 	}))
 }
 
-// handHTTP starts this driver as the hand HTTP server.
-func (s *rig) handHTTP(ctx context.Context) (target, error) {
+// serveHandConn answers the HTTP/1.1 requests of one keep-alive
+// connection, reading only the Content-Length header.
+func serveHandConn(c io.ReadWriter, echo string) {
+	defer c.(io.Closer).Close()
+	br, bw := bufio.NewReader(c), bufio.NewWriter(c)
+	for {
+		length := -1
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				return
+			}
+			line = strings.TrimRight(line, "\r\n")
+			if line == "" {
+				break
+			}
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(k, "Content-Length") {
+				length, _ = strconv.Atoi(strings.TrimSpace(v))
+			}
+		}
+		if length < 0 {
+			return
+		}
+		body := make([]byte, length)
+		if _, err := io.ReadFull(br, body); err != nil {
+			return
+		}
+		answer, err := handAnswer(echo, body)
+		if err != nil {
+			return
+		}
+		if answer == nil {
+			bw.WriteString("HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n")
+		} else {
+			fmt.Fprintf(bw, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: hand\r\nContent-Length: %d\r\n\r\n", len(answer))
+			bw.Write(answer)
+		}
+		if bw.Flush() != nil {
+			return
+		}
+	}
+}
+
+// handHTTP starts this driver as the hand HTTP server, built on net/http
+// or by hand on TCP (build "nethttp" or "tcp").
+func (s *rig) handHTTP(ctx context.Context, build string) (target, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return target{}, err
 	}
 	cmd := osexec.Command(self)
-	cmd.Env = append(os.Environ(), handHTTPEnv+"=1")
+	cmd.Env = append(os.Environ(), handHTTPEnv+"="+build)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return target{}, err
@@ -76,5 +144,9 @@ func (s *rig) handHTTP(ctx context.Context) (target, error) {
 	if !ok {
 		return target{}, errors.Join(fmt.Errorf("the hand HTTP server said %q", line), stop())
 	}
-	return startRawHTTP(ctx, "hand http (raw)", "http://"+addr+"/mcp", token, stop)
+	name := "hand http (raw)"
+	if build != "nethttp" {
+		name = "hand " + build + " http (raw)"
+	}
+	return startRawHTTP(ctx, name, "http://"+addr+"/mcp", token, stop)
 }

@@ -81,7 +81,11 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	case "hand":
 		return s.hand(ctx)
 	case "hand-http":
-		return s.handHTTP(ctx)
+		return s.handHTTP(ctx, "nethttp")
+	case "hand-tcp":
+		return s.handHTTP(ctx, "tcp")
+	case "hand-tcp-blocking":
+		return s.handHTTP(ctx, "tcp-blocking")
 	case "floor":
 		return s.floor(ctx)
 	case "raw-stdio":
@@ -99,7 +103,7 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	case "gosdk":
 		return s.gosdk(ctx, c, protocol)
 	}
-	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-http, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
+	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-http, hand-tcp, hand-tcp-blocking, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
 }
 
 // bareExec runs echo with os/exec, capturing its output as assent does.
