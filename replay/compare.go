@@ -42,11 +42,11 @@ func Compare(then journal.Call, now queue.Call, journalID string) Comparison {
 	c := Comparison{Call: then.ID, Replay: journalID, Tool: then.Tool}
 	ranThen, ranNow := ran(then), now.Ending.Ran()
 	switch {
-	case ranThen != ranNow:
+	case ranThen != ranNow || then.Ending == "":
 		c.Differs = append(c.Differs, fmt.Sprintf("then %s, now %s", endedThen(then), endedNow(now)))
 		return c
 	case !ranThen:
-		if e := endingOf(then); e != now.Ending {
+		if then.Ending != now.Ending {
 			c.Differs = append(c.Differs, fmt.Sprintf("then %s, now %s", endedThen(then), endedNow(now)))
 		}
 		return c
@@ -87,33 +87,23 @@ func streamDiff(name string, then *journal.Blob, now []byte) string {
 	return name + " differs:\n" + strings.TrimRight(d, "\n")
 }
 
-// ran reports whether a journaled call's program ran.
-func ran(c journal.Call) bool {
-	if c.Ending != "" {
-		return c.Ending.Ran()
-	}
-	return c.Exit != nil && c.Error == "" // a journal from before endings were written
-}
-
-// endingOf is how a journaled call that did not run ended.
-func endingOf(c journal.Call) journal.Ending {
-	if c.Ending != "" {
-		return c.Ending
-	}
-	if c.Decision == journal.Deny {
-		return journal.Denied
-	}
-	return journal.NotStarted
-}
+// ran reports whether a journaled call's program ran. Every call that ended
+// has an Ending (journal reads old records' endings from their other
+// fields); one interrupted, or never ended, has none.
+func ran(c journal.Call) bool { return c.Ending.Ran() }
 
 func endedThen(c journal.Call) string {
 	switch {
 	case ran(c):
 		return "it exited " + exitText(c.Exit)
-	case c.Decision == journal.Deny:
+	case c.Ending == journal.Denied:
 		return "it was denied by " + string(c.Decider) + reasonText(c.Reason)
+	case c.Ending == "" && c.State == journal.Interrupted:
+		return "it was interrupted (assent stopped before the call ended: its outcome is unknown)"
+	case c.Ending == "":
+		return "it had not ended when the journal was read"
 	}
-	return "it ended " + string(endingOf(c)) + reasonText(c.Reason)
+	return "it ended " + string(c.Ending) + reasonText(c.Reason)
 }
 
 func endedNow(c queue.Call) string {

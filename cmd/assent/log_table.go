@@ -177,8 +177,6 @@ func ending(c journal.Call) string {
 		return "interrupted"
 	case c.State == journal.Started:
 		return "running"
-	case c.Decision == journal.Deny:
-		return "-"
 	}
 	return "pending"
 }
