@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // errNotAllow is returned when a rule that does not allow is remembered.
@@ -93,4 +94,27 @@ func rememberable(r Rule) error {
 // indexByMatches finds the rule deciding the same calls as key, or -1.
 func indexByMatches(rules []Rule, key string) int {
 	return slices.IndexFunc(rules, func(r Rule) bool { return r.sameMatches() == key })
+}
+
+// Mentions reports whether s appears in any value or pattern the rule
+// matches arguments, paths or argv with, as the rule holds it rather than
+// as it is written: a remembered rule is saved as JSON, whose escapes would
+// hide a value from a search of the text. Names (of the tool, the client,
+// parameters) are not searched: they come from the configuration and the
+// client, not from a call's values. The queue uses it to keep a secret
+// parameter's value out of the remembered-rules file.
+func (r Rule) Mentions(s string) bool {
+	if s == "" {
+		return false
+	}
+	return r.match.mentions(s) || slices.ContainsFunc(r.except, func(m matchSet) bool { return m.mentions(s) })
+}
+
+func (m *matchSet) mentions(s string) bool {
+	in := func(text string) bool { return strings.Contains(text, s) }
+	inGlob := func(g glob) bool { return in(g.text) || in(g.lit) } // lit: unescaped
+	inPattern := func(p pattern) bool { return in(p.text) || inGlob(p.g) || slices.ContainsFunc(p.exact, in) }
+	return slices.ContainsFunc(m.args, func(a argPattern) bool { return inPattern(a.p) }) ||
+		slices.ContainsFunc(m.paths, func(p pathGlob) bool { return inGlob(p.g) }) ||
+		slices.ContainsFunc(m.argv, inPattern)
 }

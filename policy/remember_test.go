@@ -169,3 +169,23 @@ func TestRule_ForClient(t *testing.T) {
 		t.Errorf("a client-scoped rule cannot be remembered: %v", err)
 	}
 }
+
+func TestRule_Mentions(t *testing.T) {
+	in := Input{Tool: "deploy*", Args: map[string][]string{"token": {`x"<y&z>`}, "files": {"a", "b"}}}
+	r := Narrowest(in)
+	for _, s := range []string{`x"<y&z>`, `<y&`, "b"} {
+		if !r.Mentions(s) {
+			t.Errorf("the narrowest rule %s does not mention %q", r, s)
+		}
+	}
+	if r.Mentions("c") || r.Mentions("") || r.Mentions("deploy") || r.Mentions("token") {
+		t.Errorf("the narrowest rule %s mentions what it does not hold", r)
+	}
+	widened, err := r.WidenArg("token", "x*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if widened.Mentions(`<y&`) {
+		t.Errorf("the widened rule %s still mentions the value it no longer holds", widened)
+	}
+}

@@ -1,11 +1,9 @@
 package queue
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/policy"
@@ -94,13 +92,8 @@ func (q *Queue) ApproveRemember(id ID, rule policy.Rule, always bool) error {
 		if err != nil {
 			return err
 		}
-		text := rule.String()
 		for _, s := range c.Secrets {
-			// The rule is written as JSON: look for the secret as JSON
-			// would escape it too.
-			quoted, _ := json.Marshal(s)
-			escaped := strings.Trim(string(quoted), `"`)
-			if s != "" && (strings.Contains(text, s) || strings.Contains(text, escaped)) {
+			if rule.Mentions(s) {
 				return errors.New("the rule holds the value of a secret parameter, which must not be written to the remembered-rules file: widen that value to a glob, or allow for this session only")
 			}
 		}

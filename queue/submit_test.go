@@ -408,20 +408,24 @@ func TestApproveRemember_AlwaysRefusesSecretValues(t *testing.T) {
 	if err := f.Queue.ApproveRemember(id, rule, true); err == nil || !strings.Contains(err.Error(), "secret parameter") {
 		t.Fatalf("always with a secret value: %v", err)
 	}
-	// A secret that JSON escapes is found too.
-	res2 := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "b", "token": `hun"ter\2`}))
-	id2 := f.WaitStatus(2, queue.Pending).ID
-	rule2, err := f.Queue.Narrowest(id2)
-	if err != nil {
-		t.Fatal(err)
+	// A secret that JSON escapes is found too, however the rule's text
+	// escapes it: quotes and backslashes, and the characters HTML
+	// escaping would turn into \u003c and the like.
+	for i, secret := range []string{`hun"ter\2`, `x"<y&z>`} {
+		res2 := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "b", "token": secret}))
+		id2 := f.WaitStatus(queue.ID(2+i), queue.Pending).ID
+		rule2, err := f.Queue.Narrowest(id2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Queue.ApproveRemember(id2, rule2, true); err == nil || !strings.Contains(err.Error(), "secret parameter") {
+			t.Errorf("always with the secret value %q: %v", secret, err)
+		}
+		if err := f.Queue.Deny(id2, ""); err != nil {
+			t.Fatal(err)
+		}
+		<-res2
 	}
-	if err := f.Queue.ApproveRemember(id2, rule2, true); err == nil || !strings.Contains(err.Error(), "secret parameter") {
-		t.Fatalf("always with an escaped secret value: %v", err)
-	}
-	if err := f.Queue.Deny(id2, ""); err != nil {
-		t.Fatal(err)
-	}
-	<-res2
 	if c, _ := f.Queue.Call(id); c.Status != queue.Pending {
 		t.Fatalf("the refused remember settled the call: %s", c.Status)
 	}
