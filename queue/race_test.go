@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/queue"
 )
 
@@ -211,5 +213,28 @@ func TestClose_RacesWithNewCalls(t *testing.T) {
 				t.Fatalf("round %d: call %s ran to its end after Close", round, c.ID)
 			}
 		}
+	}
+}
+
+// An operator may act on a call the moment a snapshot shows it: its policy
+// input must be in place when it becomes visible, not set after.
+func TestApproveRemember_OnACallJustShown(t *testing.T) {
+	f := newFixture(t, nil)
+	for i := range 20 {
+		id := queue.ID(i + 1)
+		f.Runner.Expect("touch", "--", f.WorkDir+"/a")
+		res := f.SubmitAsync(context.Background(), f.Request("change", map[string]any{"file": "a", "token": "t"}))
+		for {
+			rule := policy.Narrowest(policy.Input{Tool: "change"})
+			if err := f.Queue.ApproveRemember(id, rule, false); !errors.Is(err, queue.ErrUnknownCall) {
+				break
+			}
+			runtime.Gosched()
+		}
+		f.WaitStatus(id, queue.Pending)
+		if err := f.Queue.Approve(id); err != nil {
+			t.Fatal(err)
+		}
+		<-res
 	}
 }

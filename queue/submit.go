@@ -33,8 +33,7 @@ func (q *Queue) Submit(ctx context.Context, req Request) (Outcome, error) {
 	journalErr := q.journaled(&c, req.Tool)
 	// From here on the entry is shared: its call is written under q.mu
 	// only, by this goroutine, except where an operator action says so.
-	e := q.insert(c, req.Watch)
-	e.input = p.Input
+	e := q.insert(c, p.Input, req.Watch)
 	if journalErr != nil {
 		return q.refuse(e, ByJournal, journalErr)
 	}
@@ -81,8 +80,8 @@ func (q *Queue) admit() (ID, error) {
 }
 
 // insert makes a call visible to snapshots.
-func (q *Queue) insert(c Call, watch Watcher) *entry {
-	e := &entry{call: c, decision: make(chan resolution, 1), watch: watch, tail: NewTail(q.opts.OutputTail)}
+func (q *Queue) insert(c Call, in policy.Input, watch Watcher) *entry {
+	e := &entry{call: c, input: in, decision: make(chan resolution, 1), watch: watch, tail: NewTail(q.opts.OutputTail)}
 	q.mu.Lock()
 	q.calls[c.ID] = e
 	q.order = append(q.order, c.ID)
