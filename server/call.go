@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,16 +31,43 @@ func (s *Server) callTool(ctx context.Context, m message) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
+	id, ok := answerID(m.id)
+	if !ok {
+		return nil, false
+	}
 	ctx = mcpserver.WithRequestProtocolInfo(ctx, &mcpserver.RequestProtocolInfo{ProtocolVersion: m.metaVersion})
 	res, err := h(ctx, mcp.CallToolRequest{Request: mcp.Request{Method: m.method}, Params: p})
 	if err != nil {
-		return jsonRPCError(m.id, mcp.INTERNAL_ERROR, err.Error()), true
+		return errorResponse(id, err), true
 	}
 	body, err := json.Marshal(res)
 	if err != nil {
-		return jsonRPCError(m.id, mcp.INTERNAL_ERROR, "encoding the result: "+err.Error()), true
+		return errorResponse(id, fmt.Errorf("encoding the result: %w", err)), true
 	}
-	return resultResponse(m.id, body), true
+	return resultResponse(id, body), true
+}
+
+// answerID is a request's id as mcp-go writes it back: decoded as an
+// mcp.RequestId and encoded again, so that 1.0 comes back as 1, a large
+// integer as float64 has it, and a string with escapes as Go escapes it.
+// A plain integer that float64 holds exactly is already that.
+func answerID(raw json.RawMessage) (json.RawMessage, bool) {
+	if len(raw) > 0 && len(raw) <= 15 && raw[0] != '-' && !bytes.ContainsFunc(raw, func(r rune) bool { return r < '0' || r > '9' }) {
+		return raw, true
+	}
+	var id mcp.RequestId
+	if json.Unmarshal(raw, &id) != nil || id.IsNil() {
+		return nil, false
+	}
+	b, err := json.Marshal(id)
+	return b, err == nil
+}
+
+// errorResponse is mcp-go's answer to a request whose handler failed.
+func errorResponse(id json.RawMessage, err error) []byte {
+	b, _ := json.Marshal(mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(json.RawMessage(id)),
+		Error: mcp.NewJSONRPCErrorDetails(mcp.INTERNAL_ERROR, err.Error(), nil)})
+	return b
 }
 
 // listTools answers a tools/list of the initialize era, without a cursor,
@@ -49,10 +77,11 @@ func (s *Server) listTools(m message) ([]byte, bool) {
 		return nil, false
 	}
 	list := s.tools.Load().list()
-	if list == nil {
+	id, ok := answerID(m.id)
+	if list == nil || !ok {
 		return nil, false
 	}
-	return resultResponse(m.id, list), true
+	return resultResponse(id, list), true
 }
 
 // hasCursor reports whether params are anything but absent, null, or an

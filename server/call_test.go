@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"maps"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -32,6 +33,16 @@ func TestCallTool_AnswersAsMCPGo(t *testing.T) {
 	call := func(params string) string {
 		return `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":` + params + `}`
 	}
+	withID := func(id string) string {
+		return strings.Replace(call(`{"name":"look","arguments":{"what_thing":"s"}}`), `"id":7`, `"id":`+id, 1)
+	}
+	// A tool whose handler panics, on both paths.
+	boom := recovered("boom", func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { panic("boom") })
+	f.s.mcp.AddTool(mcp.NewTool("boom"), boom)
+	set := *f.s.tools.Load()
+	set.handlers = maps.Clone(set.handlers)
+	set.handlers["boom"] = boom
+	f.s.tools.Store(&set)
 	for _, tc := range []struct {
 		name, line string
 		direct     bool
@@ -39,7 +50,13 @@ func TestCallTool_AnswersAsMCPGo(t *testing.T) {
 		{"a call", call(`{"name":"look","arguments":{"what_thing":"s"}}`), true},
 		{"with _meta", call(`{"name":"look","arguments":{"what_thing":"s"},"_meta":{"progressToken":"p"}}`), true},
 		{"arguments not an object", call(`{"name":"look","arguments":[1]}`), true},
-		{"a string id", strings.Replace(call(`{"name":"look","arguments":{"what_thing":"s"}}`), `"id":7`, `"id":"x7"`, 1), true},
+		{"a string id", withID(`"x7"`), true},
+		{"an id with a fraction of zero", withID(`1.0`), true},
+		{"an id with an exponent", withID(`1e2`), true},
+		{"an id past float64's integers", withID(`12345678901234567890`), true},
+		{"a negative id", withID(`-3`), true},
+		{"an id with escapes", withID(`"\u0041<b"`), true},
+		{"a handler that panics", call(`{"name":"boom","arguments":{}}`), true},
 		{"unknown tool", call(`{"name":"nope","arguments":{}}`), false},
 		{"params not an object", call(`"look"`), false},
 		{"modern era", call(`{"name":"look","arguments":{"what_thing":"s"},"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"2026-07-28","` + mcp.MetaKeyClientCapabilities + `":{}}}`), false},

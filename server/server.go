@@ -105,6 +105,10 @@ func New(cfg *config.Config, opts Options) (*Server, error) {
 		opts.Heartbeat = DefaultHeartbeat
 	}
 	s := &Server{opts: opts, q: opts.Queue, log: opts.Logger}
+	// callTool and listTools answer beside mcp-go's dispatch, and are
+	// exact only while no option here acts on tools/call or tools/list
+	// (hooks, middleware, schema validation, tool filters, session tools,
+	// tasks): an option that does must be mirrored there, or they must go.
 	s.mcp = mcpserver.NewMCPServer(opts.Name, opts.Version,
 		mcpserver.WithToolCapabilities(true),
 		mcpserver.WithInstructions(instructions))
