@@ -2,8 +2,8 @@ package server
 
 import (
 	"context"
-	"maps"
 	"encoding/json"
+	"maps"
 	"regexp"
 	"strings"
 	"testing"
