@@ -25,7 +25,8 @@ import (
 // Having answered, a goroutine waits as a follower for the turn again,
 // keeping the stack it grew, or ends when enough followers wait already.
 
-// handOnAfter is how long a lone call may be served while nothing is read.
+// handOnAfter is how long a lone call may be served while nothing is read
+// (Server.handOnAfter, which tests may lengthen).
 const handOnAfter = 5 * time.Millisecond
 
 // maxFollowers bounds the goroutines a connection keeps waiting for the
@@ -35,6 +36,11 @@ const maxFollowers = 32
 // lead reads and routes messages while this goroutine has the turn.
 func (c *lineConn) lead() {
 	for {
+		select {
+		case <-c.quit:
+			return // the connection ended: read nothing more
+		default:
+		}
 		line, err := c.next()
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -94,7 +100,7 @@ func (c *lineConn) hold() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.held = true
-	c.heldTimer = time.AfterFunc(handOnAfter, c.passHeld)
+	c.heldTimer = time.AfterFunc(c.s.handOnAfter, c.passHeld)
 }
 
 // takeHeld takes the held turn, if it is still held, for the goroutine
@@ -121,6 +127,10 @@ func (c *lineConn) passHeld() {
 // none waits.
 func (c *lineConn) handOn() {
 	c.mu.Lock()
+	if c.stopped {
+		c.mu.Unlock()
+		return
+	}
 	if c.idle == 0 {
 		c.mu.Unlock()
 		go c.lead()

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/queue/queuetest"
@@ -29,13 +31,19 @@ func TestLines_LoneCallDoesNotHoldTheReading(t *testing.T) {
 }
 
 // TestLines_BurstRunsAtOnce: calls sent together are served together, each
-// on its own goroutine, so both wait for the operator at the same time.
+// on its own goroutine, so both wait for the operator at the same time. A
+// held turn would pass on only after an hour here: the turn must be handed
+// on because more input waits.
 func TestLines_BurstRunsAtOnce(t *testing.T) {
 	f := newFixture(t, nil)
+	f.s.handOnAfter = time.Hour
 	l := f.rawStdio(t)
 	l.Send(servertest.Initialize("hasty") + "\n" + servertest.Initialized)
 	l.Response("1")
 	l.Send(callChange("2", "a") + "\n" + callChange("3", "b"))
+	// Whatever goroutine serves a call holds the turn, so nothing reads
+	// the end of input until the calls are answered.
+	t.Cleanup(func() { _ = f.Queue.Close(context.Background(), "the test is over") })
 	for _, file := range []string{"a", "b"} {
 		if _, ok := queuetest.WaitFor(f.Queue, func(c queue.Call) bool {
 			return c.Status == queue.Pending && c.Args["file"] == file

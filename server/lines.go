@@ -29,7 +29,6 @@ type lineConn struct {
 	// base carries the session; reqs, below it, every request's context.
 	base, reqs context.Context
 	in         *bufio.Reader
-	limit      int // most requests in flight at once
 	// waiting reports whether input waits unread in the kernel; nil when
 	// that cannot be known.
 	waiting func() bool
@@ -63,7 +62,7 @@ type inflight struct {
 // A Read already blocked on in returns only when in is closed (for stdin,
 // the process exits first); what it reads then is dropped.
 func (s *Server) serveLines(ctx context.Context, sessionID string, in io.Reader, out io.Writer) error {
-	c := &lineConn{s: s, sess: newLineSession(sessionID), in: bufio.NewReaderSize(in, 64<<10), limit: maxInFlight,
+	c := &lineConn{s: s, sess: newLineSession(sessionID), in: bufio.NewReaderSize(in, 64<<10),
 		out: out, inflight: map[string]*inflight{},
 		waiting: waitingIn(in), turn: make(chan struct{}), ended: make(chan struct{}), quit: make(chan struct{})}
 	if err := s.mcp.RegisterSession(ctx, c.sess); err != nil {
@@ -143,9 +142,9 @@ func (c *lineConn) register(m message) *inflight {
 	case c.inflight[key] != nil:
 		c.write(jsonRPCError(m.id, mcp.INVALID_REQUEST, "request id "+key+" is already in use by a request in flight"))
 		return nil
-	case len(c.inflight) >= c.limit:
+	case len(c.inflight) >= maxInFlight:
 		c.write(jsonRPCError(m.id, mcp.INTERNAL_ERROR, fmt.Sprintf(
-			"too many requests in flight on this connection (%d); retry when some are answered", c.limit)))
+			"too many requests in flight on this connection (%d); retry when some are answered", maxInFlight)))
 		return nil
 	}
 	ctx, cancel := context.WithCancel(c.reqs)

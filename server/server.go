@@ -61,6 +61,9 @@ type Server struct {
 	q    *queue.Queue
 	mcp  *mcpserver.MCPServer
 	log  *slog.Logger
+	// handOnAfter is handOnAfter, but for tests that must tell the two
+	// ways a line connection's turn to read passes on apart.
+	handOnAfter time.Duration
 
 	mu    sync.Mutex // serializes replacing the tool set
 	tools atomic.Pointer[toolSet]
@@ -104,7 +107,7 @@ func New(cfg *config.Config, opts Options) (*Server, error) {
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = DefaultHeartbeat
 	}
-	s := &Server{opts: opts, q: opts.Queue, log: opts.Logger}
+	s := &Server{opts: opts, q: opts.Queue, log: opts.Logger, handOnAfter: handOnAfter}
 	// callTool and listTools answer beside mcp-go's dispatch, and are
 	// exact only while no option here acts on tools/call or tools/list
 	// (hooks, middleware, schema validation, tool filters, session tools,
