@@ -58,8 +58,9 @@ func plainWords(src string) ([]string, bool) {
 	}
 	switch words[0] {
 	case "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until",
-		"do", "done", "in", "function", "time", "coproc":
-		return nil, false // a reserved word the parser refuses with its name
+		"do", "done", "in", "function", "time", "coproc",
+		"export", "declare", "local", "readonly", "typeset", "nameref", "let":
+		return nil, false // a word the parser reads as shell syntax, and refuses with its name
 	}
 	return words, true
 }

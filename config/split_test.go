@@ -145,7 +145,8 @@ func TestSplitWords_ReadsDisplayQuoting(t *testing.T) {
 func TestPlainWords_AgreesWithTheParser(t *testing.T) {
 	for _, src := range []string{"ls -la {directory}", "date +{format}", "grep -rnI --color=never -e {pattern} -- {path}",
 		"find {path} -maxdepth {depth} -type f -name {glob}", "find . -exec grep -l {pattern} {} ;", "uname -a", "a:b@c%d",
-		"x=1 ls", "time ls", "ls {a,b}", "ls {1..3}", "ls ../x", "{ ls; }", "ls  two   spaces"} {
+		"x=1 ls", "time ls", "ls {a,b}", "ls {1..3}", "ls ../x", "{ ls; }", "ls  two   spaces",
+		"export a", "declare -x a", "local a", "readonly a", "typeset a", "nameref a", "let a+1"} {
 		fast, ok := plainWords(src)
 		parsed, err := parseWords(src, false)
 		if ok && (err != nil || !slices.Equal(fast, parsed)) {
