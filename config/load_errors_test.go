@@ -60,6 +60,7 @@ func TestLoad_Errors(t *testing.T) {
 		{"markdown named json", "t.json", "# Tools\n\n## a\n", "(a Markdown tool file needs a .md name)"},
 		{"system command bad name", "t.json", `{"settings": {"system_command": {"allow": ["/bin/ls"]}}}`, "want a bare program name"},
 		{"system command no allow", "t.json", `{"settings": {"system_command": {}}}`, "allow is required"},
+		{"system command under empty", "t.json", `{"settings": {"system_command": {"allow": ["ls"], "under": []}}}`, "want at least one directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

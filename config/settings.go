@@ -171,6 +171,9 @@ func systemCommandFrom(n *node) (*SystemCommand, error) {
 		if sc.Under, err = readStrings(u, field+".under"); err != nil {
 			return nil, err
 		}
+		if len(sc.Under) == 0 {
+			return nil, fieldError(u, field+".under", "want at least one directory the calls may run in, like [\".\"]; leave under out for the working directory")
+		}
 	}
 	if v := n.get("network"); v != nil {
 		if sc.Network, err = readBool(v, field+".network"); err != nil {
