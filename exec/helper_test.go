@@ -4,6 +4,7 @@ package exec
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -53,6 +54,37 @@ func helperEnviron(mode string) []string {
 // runHelper is the child side. Its modes do one thing each and exit.
 func runHelper(mode string, args []string) int {
 	switch mode {
+	case "nofile-parent": // start nofile-compare as a Go program starts its children
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		cmd := osexec.Command(exe)
+		cmd.Env = append(os.Environ(), helperEnv+"=nofile-compare")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	case "nofile-compare": // the open-file limit a runner's child and os/exec's child start with
+		soft := func(run func(string, ...string) ([]byte, error)) string {
+			out, err := run("/bin/sh", "-c", "ulimit -Sn")
+			if err != nil {
+				return err.Error()
+			}
+			return strings.TrimSpace(string(out))
+		}
+		l := NewLocal(Options{})
+		defer l.Close()
+		runner := soft(func(p string, a ...string) ([]byte, error) {
+			res := l.Run(context.Background(), Command{Path: p, Argv: append([]string{p}, a...)}, nil)
+			return res.Stdout.Data, nil
+		})
+		bare := soft(func(p string, a ...string) ([]byte, error) { return osexec.Command(p, a...).Output() })
+		fmt.Printf("runner %s os/exec %s\n", runner, bare)
+		return 0
 	case "exit":
 		n, _ := strconv.Atoi(args[0])
 		return n

@@ -27,8 +27,9 @@ type osState struct {
 	rawForkOnce sync.Once
 	rawForkOK   bool
 
-	// nofile is the open-file limit children get back (see childNofile).
-	nofile *unix.Rlimit
+	// nofile is the open-file limit children get back (see childNofile),
+	// worked out once, beside the first start rather than before it.
+	nofile func() *unix.Rlimit
 	// baseEnvp is the base environment as execve takes it, made once.
 	baseEnvp []*byte
 }
@@ -47,7 +48,8 @@ func (s *osState) init(l *Local) {
 		s.devnullFD = fd
 		runtime.AddCleanup(l, func(fd int) { unix.Close(fd) }, fd)
 	}
-	s.nofile = childNofile()
+	s.nofile = sync.OnceValue(childNofile)
+	go s.nofile()
 	// nil when an option holds a NUL byte; each start then says so.
 	s.baseEnvp, _ = syscall.SlicePtrFromStrings(l.baseEnv)
 	s.sandbox.init(l)

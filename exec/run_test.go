@@ -6,12 +6,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestLocalRun_ExitStatus(t *testing.T) {
@@ -173,16 +174,32 @@ func TestLocalRun_Concurrent(t *testing.T) {
 
 func TestLocalRun_ChildGetsTheOpenFileLimitOSExecGives(t *testing.T) {
 	// Go raises its own soft limit at startup and gives children the
-	// original back; the runner's children must start as os/exec's do. The
-	// shell reports what it started with (a Go helper would raise its own).
-	cmd := Command{Path: "/bin/sh", Argv: []string{"sh", "-c", "ulimit -Sn"}}
-	want, err := osexec.Command(cmd.Path, cmd.Argv[1:]...).Output()
-	if err != nil {
+	// original back; the runner's children must start as os/exec's do,
+	// also in a Go program started by another (go run, an agent in Go),
+	// whose parent has raised its own limit too. The chain: this test
+	// lowers its soft limit (with the raw system call, which Go does not
+	// note) and starts nofile-parent, a Go program that raises its limit;
+	// it starts nofile-compare with os/exec, which gives it the lowered
+	// limit back; that one compares its runner's child with os/exec's.
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	const low = 256
+	if lim.Max < 2*low {
+		t.Skipf("the hard open-file limit (%d) leaves no room to lower the soft one", lim.Max)
+	}
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &unix.Rlimit{Cur: low, Max: lim.Max}); err != nil {
 		t.Fatal(err)
 	}
 	l := NewLocal(Options{})
 	t.Cleanup(func() { l.Close() })
-	if got := l.Run(context.Background(), cmd, nil).Stdout.Data; string(got) != string(want) {
-		t.Errorf("the child's open-file limit is %q, os/exec's child gets %q", got, want)
+	res := l.Run(context.Background(), helperCmd(t, "nofile-parent"), nil)
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("runner %d os/exec %d\n", low, low)
+	if got := string(res.Stdout.Data); got != want {
+		t.Errorf("the open-file limits the children start with: %q (stderr %q), want %q", got, res.Stderr.Data, want)
 	}
 }
