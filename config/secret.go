@@ -76,9 +76,18 @@ func replaceSpan(text string, s SecretSpan, token func(string) string) string {
 // for: only those of at least MinOutputSecret characters, and output is to
 // be masked only where it holds a whole value, never a part of one.
 func (e Expansion) SecretsForOutput() []string {
+	vals := make([]string, len(e.SecretSpans))
+	for i, s := range e.SecretSpans {
+		vals[i] = e.spanText(s)
+	}
+	return SecretsForOutput(vals)
+}
+
+// SecretsForOutput is the secret values of vals that output is masked for,
+// each once: those of at least MinOutputSecret characters.
+func SecretsForOutput(vals []string) []string {
 	var out []string
-	for _, s := range e.SecretSpans {
-		v := e.spanText(s)
+	for _, v := range vals {
 		if utf8.RuneCountInString(v) >= MinOutputSecret && !slices.Contains(out, v) {
 			out = append(out, v)
 		}

@@ -118,3 +118,21 @@ func (m *matchSet) mentions(s string) bool {
 		slices.ContainsFunc(m.paths, func(p pathGlob) bool { return inGlob(p.g) }) ||
 		slices.ContainsFunc(m.argv, inPattern)
 }
+
+// StringMasked is the rule as String writes it, with each exact value of
+// the named parameters written as mask: how the console shows a rule that
+// holds a secret parameter's value. A glob the operator widened a
+// parameter to is the operator's own text, and is shown as it is.
+func (r Rule) StringMasked(params []string, mask string) string {
+	r.match.args = slices.Clone(r.match.args)
+	for i, a := range r.match.args {
+		if a.p.kind == exactPattern && slices.Contains(params, a.name) {
+			hidden := make([]string, len(a.p.exact))
+			for j := range hidden {
+				hidden[j] = mask
+			}
+			r.match.args[i].p = exactValues(hidden)
+		}
+	}
+	return r.String()
+}

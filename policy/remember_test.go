@@ -189,3 +189,22 @@ func TestRule_Mentions(t *testing.T) {
 		t.Errorf("the widened rule %s still mentions the value it no longer holds", widened)
 	}
 }
+
+func TestRule_StringMasked(t *testing.T) {
+	r := Narrowest(Input{Tool: "deploy", Args: map[string][]string{"token": {"s3cr3t"}, "format": {"%Y"}}})
+	want := `{"decision":"allow","tool":"deploy","args":{"format":{"exact":"%Y"},"token":{"exact":"•••"}},` +
+		`"only_args":true,"reason":"approved earlier by the operator"}`
+	if got := r.StringMasked([]string{"token"}, "•••"); got != want {
+		t.Errorf("masked:\n%s\nwant\n%s", got, want)
+	}
+	widened, err := r.WidenArg("token", "s*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := widened.StringMasked([]string{"token"}, "•••"); !strings.Contains(got, `"token":"s*"`) {
+		t.Errorf("a widened glob is the operator's text, shown: %s", got)
+	}
+	if !strings.Contains(r.String(), "s3cr3t") {
+		t.Errorf("StringMasked changed the rule: %s", r)
+	}
+}

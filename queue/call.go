@@ -126,8 +126,12 @@ type Call struct {
 	// only those bytes are masked where the call is shown and journaled.
 	SecretSpans []config.SecretSpan
 	// OutputSecrets are the secret values long enough to mask in output,
-	// wherever output holds one whole.
+	// wherever output holds one whole, and in text that is not the command
+	// (a reason, an account of an ending).
 	OutputSecrets []string
+	// SecretParams are the names of the tool's secret parameters: where
+	// the arguments are shown, these are masked, whole, by name.
+	SecretParams []string
 	// Command is what runs: the expansion, or the operator's edit of it.
 	Command exec.Command
 	// Original is the expansion when the operator edited the command.

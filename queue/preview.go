@@ -35,9 +35,15 @@ func NewPreview(pol *policy.Policy, headless bool, req Request) (Preview, error)
 	t := req.Tool
 	c := Call{Tool: t.Name, ReadOnly: t.ReadOnly, Shell: t.Shell,
 		Client: req.Client, Session: req.Session, Origin: req.Origin, ReplayOf: req.ReplayOf, Args: req.Args, Status: Received}
+	for _, p := range t.Params {
+		if p.Secret {
+			c.SecretParams = append(c.SecretParams, p.Name)
+		}
+	}
 	exp, err := t.Prepare(req.Args)
 	if err != nil {
 		c.Secrets = secretArgs(req)
+		c.OutputSecrets = config.SecretsForOutput(c.Secrets)
 		return Preview{Call: c}, err
 	}
 	c.Values, c.Secrets, c.Command, c.Hash = exp.Values, exp.Secrets, exp.Command, exp.Command.Hash()

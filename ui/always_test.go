@@ -120,3 +120,19 @@ func TestAlwaysDialog_MasksSecrets(t *testing.T) {
 		t.Errorf("always dialog for a call with a secret:\n%s", scr)
 	}
 }
+
+// TestAlwaysDialog_SecretHidesNothingElse: the agent repeats its secret in
+// another argument; that argument is shown as it is, in the list and in the
+// rule, and only the secret parameter's value is masked.
+func TestAlwaysDialog_SecretHidesNothingElse(t *testing.T) {
+	f := newFixture(t, nil)
+	h := newHarness(t, f, nil)
+	h.pending("deploy", map[string]any{"format": "%Y-tok3n-value", "token": "tok3n-value"})
+	h.pastGrace()
+	h.press("A")
+	scr := h.screen()
+	if !strings.Contains(scr, "format  %Y-tok3n-value") || !strings.Contains(scr, "token   '"+secretMask+"'") ||
+		strings.Contains(scr, `"tok3n-value"`) || strings.Contains(scr, "%Y-"+secretMask) {
+		t.Errorf("always dialog, the secret repeated in another argument:\n%s", scr)
+	}
+}

@@ -80,12 +80,11 @@ type calls struct {
 	filter   string
 	history  int
 	maxLines int
-	outBytes int          // output kept for all calls
-	secrets  secretSource // where the secrets of a call lie
+	outBytes int // output kept for all calls
 }
 
-func newCalls(history, maxLines int, secrets secretSource) *calls {
-	return &calls{byID: map[queue.ID]*entry{}, history: history, maxLines: maxLines, secrets: secrets}
+func newCalls(history, maxLines int) *calls {
+	return &calls{byID: map[queue.ID]*entry{}, history: history, maxLines: maxLines}
 }
 
 // newEntry makes the console's entry for a call it has not seen.
@@ -98,7 +97,7 @@ func (cs *calls) newEntry(c queue.Call) *entry {
 // init makes e the console's entry for call c.
 func (cs *calls) init(e *entry, c queue.Call) {
 	e.call, e.key = c, keyOf(&c)
-	e.out.maxLines, e.out.secrets, e.out.call = cs.maxLines, cs.secrets, &e.call
+	e.out.maxLines, e.out.call = cs.maxLines, &e.call
 }
 
 // put records the call's new state, keeps the list in order and the

@@ -168,7 +168,7 @@ func (m *Model) argLines(b *detailBuilder) {
 	}
 	slices.Sort(keys)
 	for i, k := range keys {
-		v := m.maskValue(c, c.Args[k])
+		v := maskArg(c, k, c.Args[k])
 		var sb strings.Builder
 		enc := json.NewEncoder(&sb)
 		enc.SetEscapeHTML(false)
@@ -178,26 +178,4 @@ func (m *Model) argLines(b *detailBuilder) {
 		}
 		b.wrapped(secArgv, i, "  "+clean(k)+"="+clean(text), "    ")
 	}
-}
-
-// maskValue masks secrets in a decoded JSON value before it is encoded
-// again, so an escape the encoder adds cannot hide a secret from the mask.
-func (m *Model) maskValue(c *queue.Call, v any) any {
-	switch v := v.(type) {
-	case string:
-		return m.masked(c, part{kind: partText}, v)
-	case []any:
-		out := make([]any, len(v))
-		for i, it := range v {
-			out[i] = m.maskValue(c, it)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, it := range v {
-			out[k] = m.maskValue(c, it)
-		}
-		return out
-	}
-	return v
 }

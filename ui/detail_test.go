@@ -82,10 +82,14 @@ func TestDetail_ShowsTheCall(t *testing.T) {
 			queue.Call{Status: queue.Done, Ending: queue.KilledByOperator, Decider: queue.ByOperator, Killed: true, Command: cmd,
 				Started: t0, Ended: t0, Result: &exec.Result{ExitCode: 143, Cancelled: true, Signal: "SIGTERM"}},
 			[]string{"exit 143 · killed by the operator · SIGTERM · 0ms · no output"}, []string{"partial output", "stdout 0 bytes"}},
-		{"refused arguments, secret masked",
+		{"refused arguments, secret masked by name",
+			// The agent repeats the secret in another argument: that one
+			// stays readable, as it is in the command.
 			queue.Call{Status: queue.Refused, Decider: queue.ByValidation, Reason: `parameter "n" is not a number`,
-				Args: map[string]any{"n": "x<y", "token": "hunter2"}, Secrets: []string{"hunter2"}},
-			[]string{"not expanded", `n="x<y"`, `token="•••"`, "refused (invalid): parameter"}, []string{"hunter2"}},
+				Args: map[string]any{"n": "x<y", "token": "hunter2", "host": "hunter2.example"}, Secrets: []string{"hunter2"},
+				SecretParams: []string{"token"}},
+			[]string{"not expanded", `n="x<y"`, `token="•••"`, `host="hunter2.example"`, "refused (invalid): parameter"},
+			[]string{`token="hunter2"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,16 +19,12 @@ import (
 // The queue refuses a rule that no longer covers the call, and the dialog
 // then shows why.
 type alwaysDialog struct {
-	id      queue.ID
 	title   string
 	file    string // where the rule is saved
 	rule    policy.Rule
 	params  []string
-	values  map[string][]string
 	globs   map[string]string // the globs the operator widened to
-	secrets bool              // the call has secret values
 	call    *queue.Call
-	mask    func(c *queue.Call, p part, text string) string
 	cursor  int
 	editing bool
 	input   textinput.Model
@@ -37,7 +33,7 @@ type alwaysDialog struct {
 	fk      formKeys
 }
 
-func newAlwaysDialog(st Styles, c *queue.Call, rule policy.Rule, file string, mask func(c *queue.Call, p part, text string) string) *alwaysDialog {
+func newAlwaysDialog(st Styles, c *queue.Call, rule policy.Rule, file string) *alwaysDialog {
 	params := make([]string, 0, len(c.Values))
 	for p := range c.Values {
 		params = append(params, p)
@@ -49,13 +45,12 @@ func newAlwaysDialog(st Styles, c *queue.Call, rule policy.Rule, file string, ma
 	in.KeyMap.Paste.SetEnabled(false) // the terminal's paste arrives as a message the console checks
 	fk := defaultFormKeys()
 	fk.Confirm.SetHelp("enter", "save rule and approve")
-	return &alwaysDialog{id: c.ID, file: file, title: "always allow " + c.ID.String() + " " + clean(c.Tool),
-		rule: rule, params: params, values: c.Values, globs: map[string]string{}, secrets: len(c.Secrets) > 0,
-		call: c, mask: mask, input: in, fk: fk}
+	return &alwaysDialog{file: file, title: "always allow " + c.ID.String() + " " + clean(c.Tool),
+		rule: rule, params: params, globs: map[string]string{}, call: c, input: in, fk: fk}
 }
 
 func (d *alwaysDialog) init() tea.Cmd     { return nil }
-func (d *alwaysDialog) about() queue.ID   { return d.id }
+func (d *alwaysDialog) about() queue.ID   { return d.call.ID }
 func (d *alwaysDialog) refused(err error) { d.err, d.editing = err, false }
 
 func (d *alwaysDialog) keys() []key.Binding {
@@ -82,7 +77,7 @@ func (d *alwaysDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 	case isCancel(msg, d.fk):
 		return nil, nil, nil
 	case isConfirm(msg, d.fk):
-		return nil, rememberAction{id: d.id, rule: d.rule, always: true, from: d}, nil
+		return nil, rememberAction{id: d.call.ID, rule: d.rule, always: true, from: d}, nil
 	case key.Matches(k, d.fk.Up):
 		d.cursor = max(0, d.cursor-1)
 	case key.Matches(k, d.fk.Down):
@@ -90,8 +85,8 @@ func (d *alwaysDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 	case key.Matches(k, d.fk.Widen) && len(d.params) > 0:
 		p := d.params[d.cursor]
 		v, ok := d.globs[p]
-		if !ok && !d.holdsSecret(d.values[p]) {
-			v = coverGlob(d.values[p])
+		if !ok && !d.secret(p) {
+			v = coverGlob(d.call.Values[p])
 		}
 		d.input.SetValue(v)
 		d.input.CursorEnd()
@@ -101,15 +96,9 @@ func (d *alwaysDialog) update(msg tea.Msg) (dialog, action, tea.Cmd) {
 	return d, nil, nil
 }
 
-// holdsSecret reports whether any of the values shows masked.
-func (d *alwaysDialog) holdsSecret(vals []string) bool {
-	for _, v := range vals {
-		if d.mask(d.call, part{kind: partText}, v) != v {
-			return true
-		}
-	}
-	return false
-}
+// secret reports whether parameter p is secret: its values are shown
+// masked, and widening does not start from them.
+func (d *alwaysDialog) secret(p string) bool { return slices.Contains(d.call.SecretParams, p) }
 
 // updateGlob edits the glob for the parameter under the cursor. Esc
 // closes the field and keeps the value as it was; it saves nothing.
@@ -142,11 +131,11 @@ func (d *alwaysDialog) view(st *Styles) []string {
 	if d.file != "" {
 		lines = append(wrap("Approve, and save this rule to "+clean(d.file)+":", inner, "  "), "")
 	}
-	shown := clean(d.mask(d.call, part{kind: partRule}, d.rule.String()))
+	shown := clean(d.rule.StringMasked(d.call.SecretParams, secretMask))
 	lines = append(lines, wrap(st.Warning.Render(shown), inner, "")...) // no indent: the rule reads exactly
-	if d.secrets {
+	if len(d.call.Secrets) > 0 {
 		lines = append(lines, wordWrap(st.Warning.Render(iconWarning+
-			" the call has secret values: the saved rule holds them, unmasked, unless you widen them"), inner, "  ")...)
+			" the call has secret values: widen each to a glob to save the rule, which would hold them unmasked"), inner, "  ")...)
 	}
 	lines = append(lines, "")
 	if len(d.params) > 0 {
@@ -161,9 +150,12 @@ func (d *alwaysDialog) view(st *Styles) []string {
 		if i == d.cursor {
 			marker = iconSelected + " "
 		}
-		q := make([]string, len(d.values[p]))
-		for j, v := range d.values[p] {
-			q[j] = quote(d.mask(d.call, part{kind: partText}, v))
+		q := make([]string, len(d.call.Values[p]))
+		for j, v := range d.call.Values[p] {
+			if d.secret(p) {
+				v = secretMask
+			}
+			q[j] = quote(v)
 		}
 		text := marker + fit(clean(p), nameW) + "  " + strings.Join(q, " ")
 		if g, ok := d.globs[p]; ok {

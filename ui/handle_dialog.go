@@ -25,7 +25,7 @@ func (m *Model) openAlways(msg narrowestMsg) tea.Cmd {
 	if e == nil || e.call.Status != queue.Pending || m.dialog != nil {
 		return nil
 	}
-	return m.open(newAlwaysDialog(m.st, &e.call, msg.rule, m.o.RememberedFile, m.masked))
+	return m.open(newAlwaysDialog(m.st, &e.call, msg.rule, m.o.RememberedFile))
 }
 
 // handleRemembered reports an approval that remembered a rule. When the

@@ -88,7 +88,7 @@ func New(o Options) Model {
 		now:         time.Now,
 		after:       afterUntil(nil),
 	}
-	m.calls = newCalls(o.History, o.OutputLines, positionSecrets{})
+	m.calls = newCalls(o.History, o.OutputLines)
 	if o.Queue != nil {
 		m.journal = o.Queue.JournalPath()
 	}
@@ -199,7 +199,7 @@ func (m *Model) selectedEntry() *entry {
 
 // masked is text, part p of call c, with the call's secrets hidden.
 func (m *Model) masked(c *queue.Call, p part, text string) string {
-	return maskSecrets(m.calls.secrets, c, p, text)
+	return maskSecrets(c, p, text)
 }
 
 // promptInput is a one-line input drawn in the status line.

@@ -43,7 +43,6 @@ type outLine struct {
 // pane as visible text.
 type outputBuffer struct {
 	maxLines int
-	secrets  secretSource // where the call's secrets lie; nil hides nothing
 	call     *queue.Call
 	lines    []outLine
 	first    int64 // number of lines dropped before lines[0]
@@ -127,10 +126,7 @@ func (b *outputBuffer) line(i int64) outLine { return b.lines[i-b.first] }
 // render makes raw output safe to draw: secrets masked, tabs expanded,
 // and everything invisible or controlling written as a visible escape.
 func (b *outputBuffer) render(raw []byte) string {
-	s := string(raw)
-	if b.secrets != nil {
-		s = maskSecrets(b.secrets, b.call, part{kind: partOutput}, s)
-	}
+	s := maskSecrets(b.call, part{kind: partOutput}, string(raw))
 	return exec.Escape(expandTabs(s))
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/queue"
 )
@@ -24,7 +25,7 @@ func (b *outputBuffer) all() []string {
 // testBuffer is a buffer of maxLines that masks the secrets as a call's
 // output is masked.
 func testBuffer(maxLines int, secrets []string) *outputBuffer {
-	return &outputBuffer{maxLines: maxLines, secrets: repeatedSecrets{}, call: &queue.Call{Secrets: secrets}}
+	return &outputBuffer{maxLines: maxLines, call: &queue.Call{Secrets: secrets, OutputSecrets: config.SecretsForOutput(secrets)}}
 }
 
 func TestOutputBuffer_Lines(t *testing.T) {

@@ -1,10 +1,8 @@
 package ui
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/assent-sh/assent/queue"
 )
@@ -22,8 +20,7 @@ const (
 	partEnv                    // the value of environment entry part.index
 	partStdin                  // the text written to standard input
 	partDir                    // the working directory
-	partText                   // anything else: arguments, reasons, accounts of an ending
-	partRule                   // a rule about to be remembered, as JSON
+	partText                   // text that is not the command: reasons, accounts of an ending
 	partOutput                 // a line of the call's output
 )
 
@@ -36,29 +33,21 @@ type part struct {
 // span is a byte range [start, end) of a text that a secret filled.
 type span struct{ start, end int }
 
-// A secretSource says which bytes of what the console shows of a call a
-// secret filled. maskSecrets replaces exactly those bytes and nothing
-// else; it is the console's one way of hiding a secret, so the source is
-// the one thing to change when better knowledge of the secrets arrives.
-//
-// The console's source is positionSecrets, which reads the byte ranges
-// config recorded as it filled each argv element, env value and stdin from
-// a secret parameter, so nothing an agent merely repeats is masked; for
-// text outside the command it falls back to repeatedSecrets.
-type secretSource interface {
-	// spans returns the ranges of text, which is p of call c, that a
-	// secret filled, in order and not overlapping.
-	spans(c *queue.Call, p part, text string) []span
-}
-
-// maskSecrets shows text, part p of call c, with every secret its source
-// names replaced by secretMask. It runs on raw text, before quoting or
-// escaping, so a secret is found whatever those would make of it.
-func maskSecrets(src secretSource, c *queue.Call, p part, text string) string {
+// maskSecrets shows text, part p of call c, with its secrets replaced by
+// secretMask, as the journal keeps them. It runs on raw text, before
+// quoting or escaping, so a secret is found whatever those would make of
+// it. In the command, exactly the bytes config recorded a secret parameter
+// filled are masked (queue.Call.SecretSpans): a value the agent merely
+// repeated elsewhere stays readable, and a one-letter secret erases
+// nothing but itself. Other text and output have no positions: there a
+// secret is masked where it occurs whole and is long enough not to occur
+// by chance (queue.Call.OutputSecrets). Arguments are masked by name
+// (maskArg), a rule by its parameters (policy.Rule.StringMasked).
+func maskSecrets(c *queue.Call, p part, text string) string {
 	if c == nil || len(c.Secrets) == 0 {
 		return text
 	}
-	sp := src.spans(c, p, text)
+	sp := secretSpans(c, p, text)
 	if len(sp) == 0 {
 		return text
 	}
@@ -73,99 +62,9 @@ func maskSecrets(src secretSource, c *queue.Call, p part, text string) string {
 	return b.String()
 }
 
-// Bounds of repeatedSecrets.
-const (
-	// minRepeatedSecret is the shortest secret masked inside other text:
-	// a shorter one is masked only where it is the whole of a value, so a
-	// secret "e" cannot erase every e of a command.
-	minRepeatedSecret = 4
-	// minOutputSecret is the shortest secret masked in output, and only
-	// where the whole value occurs: output is the child's, and short
-	// values occur in it by chance.
-	minOutputSecret = 8
-)
-
-// repeatedSecrets finds secrets by their values, for want of knowing
-// where a secret parameter filled a command. It never masks the program
-// (its path and argv[0] come from the tool file, not the agent); a secret
-// shorter than minRepeatedSecret characters is masked only where it is a
-// whole value; a longer one wherever it occurs. What remains until the
-// positions arrive: a secret of four or more characters that the agent
-// also repeats in another argument masks that text too (a token
-// "evil.example.net" hides the host of a URL argument), and a short one
-// embedded in a longer value ("Bearer e") is shown.
-type repeatedSecrets struct{}
-
-func (repeatedSecrets) spans(c *queue.Call, p part, text string) []span {
-	if p.kind == partPath || (p.kind == partArgv && p.index == 0) {
-		return nil
-	}
-	var out []span
-	for _, sec := range c.Secrets {
-		n := utf8.RuneCountInString(sec)
-		switch {
-		case sec == "":
-		case p.kind == partOutput:
-			if n >= minOutputSecret {
-				out = appendAll(out, text, sec)
-			}
-		case n < minRepeatedSecret:
-			if text == sec {
-				out = append(out, span{0, len(text)})
-			}
-		default:
-			out = appendAll(out, text, sec)
-			if p.kind == partRule {
-				// The rule is shown as JSON, where a secret may be escaped.
-				if q, err := json.Marshal(sec); err == nil {
-					if esc := strings.Trim(string(q), `"`); esc != sec {
-						out = appendAll(out, text, esc)
-					}
-				}
-			}
-		}
-	}
-	return mergeSpans(out)
-}
-
-// appendAll adds every occurrence of sec in text.
-func appendAll(out []span, text, sec string) []span {
-	for at := 0; ; {
-		i := strings.Index(text[at:], sec)
-		if i < 0 {
-			return out
-		}
-		out = append(out, span{at + i, at + i + len(sec)})
-		at += i + len(sec)
-	}
-}
-
-// mergeSpans sorts spans and joins those that overlap.
-func mergeSpans(sp []span) []span {
-	if len(sp) < 2 {
-		return sp
-	}
-	slices.SortFunc(sp, func(a, b span) int { return a.start - b.start })
-	out := sp[:1]
-	for _, s := range sp[1:] {
-		if last := &out[len(out)-1]; s.start <= last.end {
-			last.end = max(last.end, s.end)
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// positionSecrets masks, in the command, exactly the bytes that config
-// recorded a secret parameter filled (queue.Call.SecretSpans): a value the
-// agent merely repeated elsewhere stays readable, and a one-letter secret
-// erases nothing but itself. Text that is not part of the command (the
-// arguments of a refused call, a rule about to be saved, reasons) and the
-// output have no positions; there repeatedSecrets' rules apply.
-type positionSecrets struct{ others repeatedSecrets }
-
-func (s positionSecrets) spans(c *queue.Call, p part, text string) []span {
+// secretSpans returns the ranges of text, which is p of call c, that a
+// secret filled, in order and not overlapping.
+func secretSpans(c *queue.Call, p part, text string) []span {
 	var in string
 	switch p.kind {
 	case partPath:
@@ -179,7 +78,11 @@ func (s positionSecrets) spans(c *queue.Call, p part, text string) []span {
 	case partDir:
 		in = "cwd"
 	default:
-		return s.others.spans(c, p, text)
+		var out []span
+		for _, sec := range c.OutputSecrets {
+			out = appendAll(out, text, sec)
+		}
+		return mergeSpans(out)
 	}
 	offset := 0
 	if in == "env" && p.index < len(c.Command.Env) {
@@ -199,6 +102,51 @@ func (s positionSecrets) spans(c *queue.Call, p part, text string) []span {
 			out = append(out, span{start, end})
 		}
 	}
-	slices.SortFunc(out, func(a, b span) int { return a.start - b.start })
 	return mergeSpans(out)
+}
+
+// maskArg is argument name's value v as the console shows it: masked whole
+// (each item of a list) when the parameter is secret, as it is.
+func maskArg(c *queue.Call, name string, v any) any {
+	if c == nil || !slices.Contains(c.SecretParams, name) {
+		return v
+	}
+	if list, ok := v.([]any); ok {
+		out := make([]any, len(list))
+		for i := range list {
+			out[i] = secretMask
+		}
+		return out
+	}
+	return secretMask
+}
+
+// appendAll adds every occurrence of sec in text.
+func appendAll(out []span, text, sec string) []span {
+	for at := 0; sec != ""; {
+		i := strings.Index(text[at:], sec)
+		if i < 0 {
+			return out
+		}
+		out = append(out, span{at + i, at + i + len(sec)})
+		at += i + len(sec)
+	}
+	return out
+}
+
+// mergeSpans sorts spans and joins those that overlap.
+func mergeSpans(sp []span) []span {
+	if len(sp) < 2 {
+		return sp
+	}
+	slices.SortFunc(sp, func(a, b span) int { return a.start - b.start })
+	out := sp[:1]
+	for _, s := range sp[1:] {
+		if last := &out[len(out)-1]; s.start <= last.end {
+			last.end = max(last.end, s.end)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/assent-sh/assent/config"
@@ -36,7 +37,7 @@ func TestSecrets_NeverEraseTheCommand(t *testing.T) {
 // TestSecrets_Positions checks that the console masks the command exactly
 // where config says a secret parameter went, and only there.
 func TestSecrets_Positions(t *testing.T) {
-	c := &queue.Call{Secrets: []string{"evil.example.net"},
+	c := &queue.Call{Secrets: []string{"evil.example.net"}, OutputSecrets: []string{"evil.example.net"},
 		Command:     queue.Call{}.Command,
 		SecretSpans: []config.SecretSpan{{In: "argv", Index: 2, Start: 0, End: 16}, {In: "env", Index: 0, Start: 6, End: 22}}}
 	c.Command.Env = []string{"TOKEN=evil.example.net"}
@@ -51,37 +52,50 @@ func TestSecrets_Positions(t *testing.T) {
 		{part{kind: partOutput}, "got evil.example.net back", "got " + secretMask + " back"},
 	}
 	for _, tt := range tests {
-		if got := maskSecrets(positionSecrets{}, c, tt.p, tt.text); got != tt.want {
+		if got := maskSecrets(c, tt.p, tt.text); got != tt.want {
 			t.Errorf("part %+v of %q: %q, want %q", tt.p, tt.text, got, tt.want)
 		}
 	}
 }
 
-// TestSecrets_Spans checks where the substring source masks, part by part.
-func TestSecrets_Spans(t *testing.T) {
-	c := &queue.Call{Secrets: []string{"e", "hunter2", "long-secret-value"}}
+// TestSecrets_OutsideTheCommand: text that is not the command, and output,
+// have no positions; a secret is masked there where it occurs whole and is
+// long enough not to occur by chance, as the journal masks it.
+func TestSecrets_OutsideTheCommand(t *testing.T) {
+	secrets := []string{"e", "hunter2", "long-secret-value"}
+	c := &queue.Call{Secrets: secrets, OutputSecrets: config.SecretsForOutput(secrets)}
 	tests := []struct {
 		p          part
 		text, want string
 	}{
-		{part{kind: partPath}, "/usr/bin/hunter2", "/usr/bin/hunter2"},
-		{part{partArgv, 0}, "hunter2", "hunter2"},
-		{part{partArgv, 1}, "e", secretMask},
-		{part{partArgv, 1}, "hello", "hello"},
-		{part{partArgv, 1}, "x=hunter2;y=hunter2", "x=" + secretMask + ";y=" + secretMask},
-		{part{partEnv, 0}, "Bearer e", "Bearer e"},
-		{part{kind: partStdin}, "pw: hunter2\n", "pw: " + secretMask + "\n"},
 		{part{kind: partOutput}, "hunter2 and long-secret-value", "hunter2 and " + secretMask},
 		{part{kind: partOutput}, "e", "e"},
-		{part{kind: partText}, "hunter2hunter2", secretMask}, // adjacent occurrences read as one
+		{part{kind: partText}, "refused: long-secret-valuelong-secret-value", "refused: " + secretMask}, // adjacent read as one
+		{part{kind: partText}, "hello", "hello"},
 	}
 	for _, tt := range tests {
-		if got := maskSecrets(repeatedSecrets{}, c, tt.p, tt.text); got != tt.want {
+		if got := maskSecrets(c, tt.p, tt.text); got != tt.want {
 			t.Errorf("part %+v of %q: %q, want %q", tt.p, tt.text, got, tt.want)
 		}
 	}
-	overlapping := &queue.Call{Secrets: []string{"abcd", "cdef"}}
-	if got := maskSecrets(repeatedSecrets{}, overlapping, part{partArgv, 1}, "xabcdefx"); got != "x"+secretMask+"x" {
+	overlapping := &queue.Call{Secrets: []string{"abcdefgh", "efghijkl"}, OutputSecrets: []string{"abcdefgh", "efghijkl"}}
+	if got := maskSecrets(overlapping, part{kind: partOutput}, "xabcdefghijklx"); got != "x"+secretMask+"x" {
 		t.Errorf("overlapping secrets: %q", got)
+	}
+}
+
+// TestSecrets_ArgumentsByName: an argument is masked because its parameter
+// is secret, never because its text holds a secret's value, so an agent
+// cannot hide one argument behind another.
+func TestSecrets_ArgumentsByName(t *testing.T) {
+	c := &queue.Call{Secrets: []string{"rm -rf"}, SecretParams: []string{"token"}}
+	if got := maskArg(c, "token", "rm -rf"); got != secretMask {
+		t.Errorf("the secret argument shows %v", got)
+	}
+	if got := maskArg(c, "token", []any{"a", "b"}); !reflect.DeepEqual(got, []any{secretMask, secretMask}) {
+		t.Errorf("the secret list shows %v", got)
+	}
+	if got := maskArg(c, "command", "rm -rf /"); got != "rm -rf /" {
+		t.Errorf("an argument that repeats the secret shows %v", got)
 	}
 }
