@@ -18,7 +18,10 @@ import (
 // answer is mcp-go's to give (an unknown tool, params it would refuse),
 // which then goes to mcp-go whole, so every answer but the fast one is
 // mcp-go's own.
-func (s *Server) callTool(ctx context.Context, m message) ([]byte, bool) {
+//
+// Without progress, a call with a progress token is not answered here
+// either: its transport cannot send the notifications.
+func (s *Server) callTool(ctx context.Context, m message, progress bool) ([]byte, bool) {
 	if m.method != string(mcp.MethodToolsCall) || mcp.IsModernProtocol(m.metaVersion) ||
 		len(m.params) == 0 || m.params[0] != '{' {
 		return nil, false
@@ -28,7 +31,7 @@ func (s *Server) callTool(ctx context.Context, m message) ([]byte, bool) {
 		return nil, false
 	}
 	h, ok := s.tools.Load().handlers[p.Name]
-	if !ok {
+	if !ok || !progress && p.Meta != nil && p.Meta.ProgressToken != nil {
 		return nil, false
 	}
 	id, ok := answerID(m.id)

@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/queue/queuetest"
 )
 
 // durations are the parts of an answer that differ from run to run.
@@ -23,7 +27,7 @@ func TestCallTool_AnswersAsMCPGo(t *testing.T) {
 	ctx := f.s.mcp.WithContext(context.Background(), newLineSession("direct"))
 	answer := func(line string) (direct, viaMCP string, ok bool) {
 		m := parseMessage([]byte(line))
-		d, ok := f.s.callTool(ctx, m)
+		d, ok := f.s.callTool(ctx, m, true)
 		v, err := json.Marshal(f.s.mcp.HandleMessage(ctx, []byte(line)))
 		if err != nil {
 			t.Fatal(err)
@@ -125,5 +129,30 @@ func TestListTools_AnswersAsMCPGo(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestHTTP_DirectCallAnswersAsMCPGo: a legacy tools/call over HTTP is
+// answered by the server itself, with the body mcp-go's transport writes
+// (its JSON-RPC answer, encoded, and a newline) and the client's name from
+// initialize.
+func TestHTTP_DirectCallAnswersAsMCPGo(t *testing.T) {
+	f := newFixture(t, nil)
+	f.Runner.Expect("uname", "s").Stdout("Linux\n").Repeat = true
+	x := f.rawHTTP(HTTPOptions{})
+	sid := x.initialize()
+	line := `{"jsonrpc":"2.0","id":1.0,"method":"tools/call","params":{"name":"look","arguments":{"what_thing":"s"}}}`
+	status, h, body := x.do(http.MethodPost, sid, line, map[string]string{"MCP-Protocol-Version": "2025-11-25"})
+	ctx := f.s.mcp.WithContext(context.Background(), newLineSession("direct"))
+	want, err := json.Marshal(f.s.mcp.HandleMessage(ctx, []byte(line)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != http.StatusOK || h.Get("Content-Type") != "application/json" ||
+		durations.ReplaceAllString(body, "") != durations.ReplaceAllString(string(want)+"\n", "") {
+		t.Errorf("direct answer: %d %q\n%s\nmcp-go's\n%s", status, h.Get("Content-Type"), body, want)
+	}
+	if c, ok := queuetest.WaitFor(f.Queue, func(c queue.Call) bool { return c.Tool == "look" }); !ok || c.Client != "raw" || c.Session != sid {
+		t.Errorf("the call's client %q, session %q; want raw, %s", c.Client, c.Session, sid)
 	}
 }

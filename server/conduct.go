@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"mime"
@@ -27,7 +28,12 @@ import (
 //     requests only (mcp-go refused it with 400, and go-sdk v1.8 then
 //     closed its session);
 //   - a request cancelled with notifications/cancelled gets no response.
+//
+// It also answers a 2025-11-25 tools/call itself, as mcp-go would (see
+// direct), since mcp-go's handling of a POST costs a call more than the
+// rest of HTTP does.
 type conduct struct {
+	s        *Server
 	next     http.Handler // mcp-go's transport
 	sessions *sessions
 	log      *slog.Logger
@@ -80,10 +86,11 @@ func (c *conduct) post(w http.ResponseWriter, r *http.Request) {
 	}
 	sid := r.Header.Get(mcp.HeaderSessionID)
 	if m.kind == kindRequest && m.method == string(mcp.MethodInitialize) {
-		c.initialize(w, r)
+		c.initialize(w, r, m)
 		return
 	}
-	if !c.begin(w, sid) {
+	client, ok := c.begin(w, sid)
+	if !ok {
 		return
 	}
 	defer c.sessions.done(sid)
@@ -91,7 +98,7 @@ func (c *conduct) post(w http.ResponseWriter, r *http.Request) {
 	case m.kind == kindNotification && m.method == string(mcp.MethodNotificationCancelled):
 		c.cancel(sid, m.cancels)
 	case m.kind == kindRequest:
-		c.request(w, r, sid, m)
+		c.request(w, r, sid, client, m)
 		return
 	}
 	c.next.ServeHTTP(w, r)
@@ -110,24 +117,31 @@ func (c *conduct) modern(w http.ResponseWriter, r *http.Request, m message) {
 	c.next.ServeHTTP(w, r)
 }
 
-// initialize lets mcp-go issue a session and records its id as the
-// answer's header goes out: a client may send its next request the moment
-// it reads the id, before mcp-go's handler has returned.
-func (c *conduct) initialize(w http.ResponseWriter, r *http.Request) {
+// initialize lets mcp-go issue a session and records its id, and the
+// client's name, as the answer's header goes out: a client may send its
+// next request the moment it reads the id, before mcp-go's handler has
+// returned.
+func (c *conduct) initialize(w http.ResponseWriter, r *http.Request, m message) {
 	if !c.sessions.room() {
 		http.Error(w, "too many sessions are open, each with a request in flight; retry later", http.StatusServiceUnavailable)
 		return
 	}
+	var p struct {
+		ClientInfo struct {
+			Name string `json:"name"`
+		} `json:"clientInfo"`
+	}
+	_ = json.Unmarshal(m.params, &p) // mcp-go answers params it cannot read
 	c.next.ServeHTTP(&watchedWriter{ResponseWriter: w, onHeader: func(status int, h http.Header) {
 		if id := h.Get(mcp.HeaderSessionID); status == http.StatusOK && id != "" {
-			c.sessions.add(id)
+			c.sessions.add(id, p.ClientInfo.Name)
 		}
 	}}, r)
 }
 
 // request serves a legacy request whose client may cancel it: its context
 // ends then, and mcp-go, finding it ended, writes no response.
-func (c *conduct) request(w http.ResponseWriter, r *http.Request, sid string, m message) {
+func (c *conduct) request(w http.ResponseWriter, r *http.Request, sid, client string, m message) {
 	ctx, cancel := context.WithCancel(r.Context())
 	call := &httpCall{cancel: cancel}
 	key := sid + "\x00" + string(m.id)
@@ -142,6 +156,15 @@ func (c *conduct) request(w http.ResponseWriter, r *http.Request, sid string, m 
 		c.mu.Unlock()
 		cancel()
 	}()
+	if resp, ok := c.direct(ctx, r, sid, client, m); ok {
+		if !call.cancelled.Load() {
+			writeJSON(w, http.StatusOK, resp)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	rw := &watchedWriter{ResponseWriter: w}
 	c.next.ServeHTTP(rw, r.WithContext(ctx))
 	if call.cancelled.Load() && rw.status == 0 {
@@ -150,6 +173,21 @@ func (c *conduct) request(w http.ResponseWriter, r *http.Request, sid string, m 
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
 	}
+}
+
+// direct answers a tools/call as mcp-go's transport would answer it with
+// JSON: the same body (Server.callTool), for the same requests. It reports
+// false, leaving the request to mcp-go, for a call with a progress token
+// (its notifications go on an event stream mcp-go opens) and for a
+// protocol version header mcp-go refuses.
+func (c *conduct) direct(ctx context.Context, r *http.Request, sid, client string, m message) ([]byte, bool) {
+	if c.s == nil || m.method != string(mcp.MethodToolsCall) {
+		return nil, false
+	}
+	if v := r.Header.Get(mcp.HeaderProtocolVersion); v != "" && !mcp.IsValidProtocolVersion(v) {
+		return nil, false
+	}
+	return c.s.callTool(withCaller(ctx, client, sid), m, false)
 }
 
 // cancel ends the session's request with the id, if it is in flight.
@@ -178,25 +216,25 @@ func (c *conduct) sessionVerb(w http.ResponseWriter, r *http.Request) {
 		c.next.ServeHTTP(w, r)
 		return
 	}
-	if !c.begin(w, sid) {
+	if _, ok := c.begin(w, sid); !ok {
 		return
 	}
 	defer c.sessions.done(sid)
 	c.next.ServeHTTP(w, r)
 }
 
-// begin marks a request of the live session sid in flight, or answers
-// 400 (no session id) or 404 (not a live session) and returns false.
-func (c *conduct) begin(w http.ResponseWriter, sid string) bool {
-	switch {
-	case sid == "":
+// begin marks a request of the live session sid in flight and returns
+// its client's name, or answers 400 (no session id) or 404 (not a live
+// session) and returns false.
+func (c *conduct) begin(w http.ResponseWriter, sid string) (client string, ok bool) {
+	if sid == "" {
 		http.Error(w, "the "+mcp.HeaderSessionID+" header is required: send initialize first", http.StatusBadRequest)
-	case !c.sessions.begin(sid):
-		http.Error(w, "no such session: it ended, expired, or was never issued; send initialize again", http.StatusNotFound)
-	default:
-		return true
+		return "", false
 	}
-	return false
+	if client, ok = c.sessions.begin(sid); !ok {
+		http.Error(w, "no such session: it ended, expired, or was never issued; send initialize again", http.StatusNotFound)
+	}
+	return client, ok
 }
 
 // forget makes mcp-go drop a session assent ended, as its client's DELETE

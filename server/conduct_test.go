@@ -189,7 +189,7 @@ func TestConduct_SessionLiveBeforeInitializeReturns(t *testing.T) {
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
 		// The client has the id now.
-		liveWhileAnswering = c.sessions.begin(id)
+		_, liveWhileAnswering = c.sessions.begin(id)
 	})}
 	c.sessions = newSessions(10, time.Hour, func(string) {})
 	req, err := http.NewRequest(http.MethodPost, "/mcp", strings.NewReader(servertest.Initialize("quick")))

@@ -89,6 +89,9 @@ func arguments(req mcp.CallToolRequest) (map[string]any, bool) {
 // request; a legacy one sent it once, in initialize, and its session
 // remembers it. The name is the client's own claim.
 func identify(ctx context.Context) (client, session string) {
+	if c, ok := ctx.Value(callerKey{}).(caller); ok {
+		return c.client, c.session
+	}
 	if info := mcpserver.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil {
 		client = info.ClientInfo.Name
 	}
@@ -102,4 +105,15 @@ func identify(ctx context.Context) (client, session string) {
 		}
 	}
 	return client, sess.SessionID()
+}
+
+// caller is who made a request, for a request served without an mcp-go
+// session in its context (an HTTP tools/call answered directly).
+type caller struct{ client, session string }
+
+type callerKey struct{}
+
+// withCaller says in ctx who makes the request.
+func withCaller(ctx context.Context, client, session string) context.Context {
+	return context.WithValue(ctx, callerKey{}, caller{client, session})
 }

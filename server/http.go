@@ -92,7 +92,7 @@ func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
 	h := &HTTP{ln: ln, url: "http://" + ln.Addr().String() + EndpointPath}
 	h.mcp = mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithStreamableHTTPLogger(s.log.With("transport", "http")))
-	c := &conduct{next: h.mcp, log: s.log, calls: map[string]*httpCall{}}
+	c := &conduct{s: s, next: h.mcp, log: s.log, calls: map[string]*httpCall{}}
 	c.sessions = newSessions(o.MaxSessions, o.SessionIdle, c.forget)
 	h.sessions = c.sessions
 	mux := http.NewServeMux()

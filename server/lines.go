@@ -158,7 +158,7 @@ func (c *lineConn) register(m message) *inflight {
 func (c *lineConn) serve(f *inflight, m message, line []byte) {
 	defer c.serving.Done()
 	defer f.cancel()
-	resp, ok := c.s.callTool(f.ctx, m)
+	resp, ok := c.s.callTool(f.ctx, m, true)
 	if !ok {
 		resp, ok = c.s.listTools(m)
 	}

@@ -36,6 +36,7 @@ type sessions struct {
 // session is one live legacy session.
 type session struct {
 	id     string
+	client string    // the name the client gave in initialize
 	active int       // requests in flight
 	last   time.Time // when the last of them ended
 	elem   *list.Element
@@ -53,12 +54,12 @@ func (ss *sessions) room() bool {
 	return len(ss.byID) < ss.max || ss.lru.Len() > 0
 }
 
-// add records a session mcp-go just issued, ending the longest idle ones
-// while there are too many.
-func (ss *sessions) add(id string) {
+// add records a session mcp-go just issued to the named client, ending
+// the longest idle ones while there are too many.
+func (ss *sessions) add(id, client string) {
 	ended := ss.lock()
 	defer ss.unlock(ended)
-	s := &session{id: id, last: time.Now()}
+	s := &session{id: id, client: client, last: time.Now()}
 	s.elem = ss.lru.PushFront(s)
 	ss.byID[id] = s
 	for len(ss.byID) > ss.max && ss.lru.Len() > 0 {
@@ -66,21 +67,21 @@ func (ss *sessions) add(id string) {
 	}
 }
 
-// begin marks a request of the session in flight; false means assent
-// knows no such session.
-func (ss *sessions) begin(id string) bool {
+// begin marks a request of the session in flight and returns the name
+// its client gave; false means assent knows no such session.
+func (ss *sessions) begin(id string) (client string, ok bool) {
 	ended := ss.lock()
 	defer ss.unlock(ended)
 	s := ss.byID[id]
 	if s == nil {
-		return false
+		return "", false
 	}
 	if s.active == 0 {
 		ss.lru.Remove(s.elem)
 		s.elem = nil
 	}
 	s.active++
-	return true
+	return s.client, true
 }
 
 // done ends a request begun with begin.
