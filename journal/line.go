@@ -51,11 +51,11 @@ func newLineEncoder() *lineEncoder {
 func (e *lineEncoder) encode(r *Record) (string, error) {
 	r.Hash = ""
 	e.buf.Reset()
-	if err := e.enc.Encode(r); err != nil {
+	if err := e.appendRecord(r); err != nil {
 		return "", err
 	}
 	body := e.buf.Bytes()
-	body = body[:len(body)-1] // the Encoder's newline
+	body = body[:len(body)-1] // the newline
 	if escaped, changed := escapeInvisible(body); changed {
 		e.buf.Reset()
 		e.buf.Write(escaped)
