@@ -3,6 +3,7 @@ package queue
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/assent-sh/assent/config"
@@ -14,7 +15,7 @@ import (
 // ID identifies a call within one queue; the console shows it as #ID.
 type ID int64
 
-func (id ID) String() string { return fmt.Sprintf("#%d", id) }
+func (id ID) String() string { return "#" + strconv.FormatInt(int64(id), 10) }
 
 // Status is where a call is in its life.
 type Status string

@@ -9,6 +9,7 @@ package queue
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -200,4 +201,4 @@ func (q *Queue) Close(ctx context.Context, reason string) error {
 
 // JournalID is the journal's name for a call: the queue's run id and the
 // call's number, so calls of separate runs never share one.
-func (q *Queue) JournalID(id ID) string { return q.opts.RunID + "-" + id.String()[1:] }
+func (q *Queue) JournalID(id ID) string { return q.opts.RunID + "-" + strconv.FormatInt(int64(id), 10) }
