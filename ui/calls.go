@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/assent-sh/assent/exec"
@@ -54,21 +55,11 @@ func compareKeys(a, b orderKey) int {
 	case a.group != b.group:
 		return a.group - b.group
 	case a.group != groupEnded:
-		return compareInt(int64(a.id), int64(b.id))
+		return cmp.Compare(a.id, b.id)
 	case a.ended != b.ended:
-		return compareInt(b.ended, a.ended)
+		return cmp.Compare(b.ended, a.ended)
 	}
-	return compareInt(int64(b.id), int64(a.id))
-}
-
-func compareInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(b.id, a.id)
 }
 
 // calls is every call the console knows, in list order. The order is kept
