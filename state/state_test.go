@@ -18,6 +18,9 @@ func TestDirs_FollowXDG(t *testing.T) {
 	if d, err := Dir(); err != nil || d != "/x/state/assent" {
 		t.Errorf("Dir() = %q, %v", d, err)
 	}
+	if d, err := JournalDir(); err != nil || d != "/x/state/assent/journal" {
+		t.Errorf("JournalDir() = %q, %v", d, err)
+	}
 	if d, err := ConfigDir(); err != nil || d != "/home/me/.config/assent" {
 		t.Errorf("ConfigDir() = %q, %v; want the home fallback for a relative XDG_CONFIG_HOME", d, err)
 	}

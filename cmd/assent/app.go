@@ -16,6 +16,7 @@ import (
 	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/server"
 	"github.com/assent-sh/assent/setup"
+	"github.com/assent-sh/assent/state"
 )
 
 // appOptions are the flags serve and stdio share: what to load, where to
@@ -100,7 +101,7 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 		return nil, err
 	}
 	if a.opts.journal == "" {
-		if a.opts.journal, err = journal.DefaultPath(); err != nil {
+		if a.opts.journal, err = state.JournalDir(); err != nil {
 			return nil, err
 		}
 	}

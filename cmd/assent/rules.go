@@ -78,7 +78,7 @@ func (o *rulesOptions) defaults() error {
 		o.remembered = filepath.Join(dir, "remembered.json")
 	}
 	if o.journal == "" {
-		o.journal, err = journal.DefaultPath()
+		o.journal, err = state.JournalDir()
 	}
 	return err
 }
