@@ -137,16 +137,25 @@ func printCheck(w io.Writer, cfg *config.Config) {
 	}
 }
 
-// sandboxSupport says how calls would be confined on this machine under
-// the settings' sandbox mode.
+// sandboxSupport is probeSupport's answer as one line.
 func sandboxSupport(cfg *config.Config) string {
-	mode, err := exec.ParseSandboxMode(string(cfg.Settings.SandboxOrDefault()))
+	sup, err := probeSupport(cfg)
 	if err != nil {
 		return err.Error()
 	}
+	return sup.String()
+}
+
+// probeSupport says how calls would be confined on this machine under the
+// settings' sandbox mode.
+func probeSupport(cfg *config.Config) (exec.Support, error) {
+	mode, err := exec.ParseSandboxMode(string(cfg.Settings.SandboxOrDefault()))
+	if err != nil {
+		return exec.Support{}, err
+	}
 	r := exec.NewLocal(exec.Options{Sandbox: mode})
 	defer r.Close()
-	return r.Probe().String()
+	return r.Probe(), nil
 }
 
 // templateLine is the tool's argv template as one line: the resolved
@@ -219,14 +228,19 @@ type checkParam struct {
 }
 
 func printCheckJSON(w io.Writer, cfg *config.Config, pol *policy.Policy) error {
+	sup, err := probeSupport(cfg)
+	if err != nil {
+		return err
+	}
 	out := struct {
-		Sources    []string               `json:"sources"`
-		Tools      []checkTool            `json:"tools"`
-		Warnings   []string               `json:"warnings"`
-		Rules      []policy.Rule          `json:"rules"`
-		Examples   []policy.ExampleResult `json:"examples"`
-		Remembered []policy.Rule          `json:"remembered"`
-	}{Sources: cfg.Sources, Tools: []checkTool{}, Warnings: []string{}, Rules: pol.Rules(),
+		Sources        []string               `json:"sources"`
+		SandboxSupport exec.Support           `json:"sandbox_support"`
+		Tools          []checkTool            `json:"tools"`
+		Warnings       []string               `json:"warnings"`
+		Rules          []policy.Rule          `json:"rules"`
+		Examples       []policy.ExampleResult `json:"examples"`
+		Remembered     []policy.Rule          `json:"remembered"`
+	}{Sources: cfg.Sources, SandboxSupport: sup, Tools: []checkTool{}, Warnings: []string{}, Rules: pol.Rules(),
 		Examples: pol.CheckExamples(), Remembered: pol.Remembered()}
 	for _, t := range cfg.Tools {
 		ct := checkTool{Name: t.Name, Description: t.Description, Program: t.Program, Template: t.Template,
