@@ -5,6 +5,7 @@ package human
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -19,12 +20,16 @@ func Size(n int64) string {
 		}
 		return fmt.Sprintf("%d bytes", n)
 	}
-	v, i := float64(n), -1
-	for (v >= unit || v <= -unit) && i < 4 {
+	// The unit is the smallest in which the value, rounded to one
+	// decimal, below 1024: 1048575 bytes is 1023.999 KiB, which would
+	// read "1024 KiB", so it is 1 MiB.
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}
+	v, i := float64(n)/unit, 0
+	for i < len(units)-1 && math.Abs(math.Round(v*10)) >= unit*10 {
 		v /= unit
 		i++
 	}
-	return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") + " " + []string{"KiB", "MiB", "GiB", "TiB", "PiB"}[i]
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") + " " + units[i]
 }
 
 // Duration writes d shortest first: "12ms", "1.5s", "40s", "2m03s",

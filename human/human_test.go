@@ -9,6 +9,9 @@ func TestSize(t *testing.T) {
 	for n, want := range map[int64]string{
 		0: "0 bytes", 1: "1 byte", 900: "900 bytes", 1024: "1 KiB", 100000: "97.7 KiB",
 		1 << 20: "1 MiB", 3435973837: "3.2 GiB", 5 << 40: "5 TiB",
+		// Rounding up to 1024 of a unit moves to the next unit.
+		1<<20 - 1: "1 MiB", 1<<30 - 1: "1 GiB", 1<<20 - 51: "1 MiB", 1<<20 - 52: "1023.9 KiB",
+		-(1<<20 - 1): "-1 MiB", 1<<60 - 1: "1024 PiB",
 	} {
 		if got := Size(n); got != want {
 			t.Errorf("Size(%d) = %q, want %q", n, got, want)

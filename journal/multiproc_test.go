@@ -19,27 +19,24 @@ const sessionWriterEnv = "ASSENT_JOURNAL_SESSION_WRITER"
 const sessionCalls = 20
 
 // sessionWriter is one agent session's assent process: it opens the
-// journal at the default location and says "ready"; then for each line it
-// reads it journals one call and says "ok"; at the end of its input it
-// closes the journal.
+// journal where assent's default is ($XDG_STATE_HOME/assent/journal) and
+// says "ready"; then for each line it reads it journals one call and says
+// "ok"; at the end of its input it closes the journal.
 func sessionWriter() int {
 	name := os.Getenv(sessionWriterEnv)
-	path, err := DefaultPath()
+	j, err := Open(filepath.Join(os.Getenv("XDG_STATE_HOME"), "assent", "journal"), Options{})
 	if err == nil {
-		var j *Journal
-		if j, err = Open(path, Options{}); err == nil {
-			fmt.Println("ready")
-			in := bufio.NewScanner(os.Stdin)
-			for i := 0; err == nil && in.Scan(); i++ {
-				for _, r := range lifeOfCall(fmt.Sprintf("%s-%d", name, i)) {
-					if _, err = j.Append(r); err != nil {
-						break
-					}
+		fmt.Println("ready")
+		in := bufio.NewScanner(os.Stdin)
+		for i := 0; err == nil && in.Scan(); i++ {
+			for _, r := range lifeOfCall(fmt.Sprintf("%s-%d", name, i)) {
+				if _, err = j.Append(r); err != nil {
+					break
 				}
-				fmt.Println("ok")
 			}
-			err = errors.Join(err, j.Close())
+			fmt.Println("ok")
 		}
+		err = errors.Join(err, j.Close())
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "session writer:", err)

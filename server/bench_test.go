@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/queue"
+	"github.com/assent-sh/assent/queue/queuetest"
 	"github.com/assent-sh/assent/server/servertest"
 )
 
@@ -58,6 +60,23 @@ func BenchmarkStdio(b *testing.B) {
 		l.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"look","arguments":{"what_thing":"s"}}}`)
 		if resp, _ := l.Response(id); !strings.Contains(resp, `"exitCode":0`) {
 			b.Fatalf("answer %s", resp)
+		}
+	}
+}
+
+// BenchmarkNew200 builds a server offering 200 tools and answers
+// tools/list once, as a stdio start does before its first answer: New
+// encodes the list on another core, and listTools answers with it.
+func BenchmarkNew200(b *testing.B) {
+	f := queuetest.New(b, queuetest.Options{Tools: servertest.ManyTools(200)})
+	list := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	for b.Loop() {
+		s, err := New(f.Config(), Options{Queue: f.Queue})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if resp, ok := s.listTools(parseMessage(list)); !ok || !bytes.Contains(resp, []byte(`"tool_199"`)) {
+			b.Fatalf("no list of 200 tools: %.200s", resp)
 		}
 	}
 }

@@ -115,9 +115,6 @@ func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
 // URL is the endpoint clients connect to, http://host:port/mcp.
 func (h *HTTP) URL() string { return h.url }
 
-// Sessions is the number of live 2025-11-25 (or older) sessions.
-func (h *HTTP) Sessions() int { return h.sessions.len() }
-
 // Serve answers requests until Shutdown; it then returns nil.
 func (h *HTTP) Serve() error {
 	if err := h.srv.Serve(h.ln); !errors.Is(err, http.ErrServerClosed) {

@@ -1,13 +1,11 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -125,42 +123,13 @@ func TestRelay_RefusesWhatItCannotVerify(t *testing.T) {
 	}
 }
 
-// plantForeignListener starts a listener as uid 4242 (this test binary,
-// run as TestHelperForeignListener) and moves its socket into dir, owned
-// by this user: only the kernel's account of the peer tells them apart.
+// plantForeignListener starts a listener as another user (this test
+// binary, run as TestHelperForeignListener) and moves its socket into dir,
+// owned by this user: only the kernel's account of the peer tells them
+// apart.
 func plantForeignListener(t *testing.T, dir string) *trap {
-	home := runtimeDir(t)
-	if err := os.Chmod(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	own := filepath.Join(home, "own")
-	if err := os.Mkdir(own, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(own, 4242, 4242); err != nil {
-		t.Fatal(err)
-	}
-	self, err := os.ReadFile("/proc/self/exe")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(home, "helper")
-	if err := os.WriteFile(bin, self, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(own, "s.sock")
-	cmd := osexec.Command(bin, "-test.run=^TestHelperForeignListener$")
-	cmd.Env = []string{"ASSENT_TEST_FOREIGN_LISTENER=" + sock}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 4242, Gid: 4242}}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	r := bufio.NewReader(stdout)
+	sock := filepath.Join(foreignDir(t), "s.sock")
+	cmd, r := asForeignUser(t, "TestHelperForeignListener", "ASSENT_TEST_FOREIGN_LISTENER="+sock)
 	if line, _ := r.ReadString('\n'); line != "ready\n" {
 		t.Fatalf("helper said %q", line)
 	}

@@ -109,13 +109,6 @@ func (ss *sessions) remove(id string) bool {
 	return s != nil
 }
 
-// len is the number of live sessions.
-func (ss *sessions) len() int {
-	ended := ss.lock()
-	defer ss.unlock(ended)
-	return len(ss.byID)
-}
-
 func (ss *sessions) removeLocked(s *session) string {
 	if s.elem != nil {
 		ss.lru.Remove(s.elem)

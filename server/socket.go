@@ -95,8 +95,8 @@ func (k *Socket) Name() string { return k.claim.name }
 // Path is the socket's path.
 func (k *Socket) Path() string { return k.claim.path(".sock") }
 
-// RuntimeFile is the path of the console's runtime file.
-func (k *Socket) RuntimeFile() string { return k.claim.path(".json") }
+// runtimeFile is the path of the console's runtime file.
+func (k *Socket) runtimeFile() string { return k.claim.path(".json") }
 
 // Serve accepts connections until Shutdown; it then returns nil.
 func (k *Socket) Serve() error {

@@ -42,7 +42,7 @@ func TestSocket_SeveralConsoles(t *testing.T) {
 	if err := ka.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{kb.Path(), kb.RuntimeFile(), filepath.Join(dir, "console-2.lock")} {
+	for _, p := range []string{kb.Path(), kb.runtimeFile(), filepath.Join(dir, "console-2.lock")} {
 		if _, err := os.Lstat(p); err != nil {
 			t.Errorf("the second console's %s: %v", p, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/assent-sh/assent/policy"
 	"github.com/assent-sh/assent/state"
@@ -15,6 +16,16 @@ import (
 // Whoever can write it can allow anything, so it is created 0600 and a file
 // that group or others may write is refused. A missing file holds no rules.
 type RememberedFile string
+
+// DefaultRememberedFile is where remembered rules are kept when no file is
+// named: remembered.json in the state directory.
+func DefaultRememberedFile() (string, error) {
+	dir, err := state.Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "remembered.json"), nil
+}
 
 // Name is the file's path.
 func (f RememberedFile) Name() string { return string(f) }

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/examples"
@@ -86,11 +85,10 @@ func NewLoader(o Options) (*Loader, error) {
 		o.PATH = os.Getenv("PATH")
 	}
 	if o.Remembered == "" {
-		dir, err := state.Dir()
-		if err != nil {
+		var err error
+		if o.Remembered, err = DefaultRememberedFile(); err != nil {
 			return nil, err
 		}
-		o.Remembered = filepath.Join(dir, "remembered.json")
 	}
 	if o.ConfigDir == "" && len(o.Tools) == 0 && len(o.Sources) == 0 {
 		dir, err := state.ConfigDir()

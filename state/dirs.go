@@ -24,6 +24,18 @@ func Dir() (string, error) {
 	return xdgDir("XDG_STATE_HOME", ".local/state")
 }
 
+// JournalDir returns where the journal lives when no --journal is given:
+// journal in Dir. The single file journal.jsonl beside it, the default
+// before journals were directories, is adopted into it when it is first
+// opened.
+func JournalDir() (string, error) {
+	dir, err := Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "journal"), nil
+}
+
 // ConfigDir returns assent's config directory, where tool files and the
 // policy live by default: $XDG_CONFIG_HOME/assent, or ~/.config/assent.
 func ConfigDir() (string, error) {

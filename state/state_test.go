@@ -18,6 +18,9 @@ func TestDirs_FollowXDG(t *testing.T) {
 	if d, err := Dir(); err != nil || d != "/x/state/assent" {
 		t.Errorf("Dir() = %q, %v", d, err)
 	}
+	if d, err := JournalDir(); err != nil || d != "/x/state/assent/journal" {
+		t.Errorf("JournalDir() = %q, %v", d, err)
+	}
 	if d, err := ConfigDir(); err != nil || d != "/home/me/.config/assent" {
 		t.Errorf("ConfigDir() = %q, %v; want the home fallback for a relative XDG_CONFIG_HOME", d, err)
 	}
@@ -159,3 +162,53 @@ func TestRuntimeDir_FromUIDAlone(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestRuntimeDir_RunUserNotOursFallsBack gives /run/user/UID to another
+// user, or makes it a symlink to a directory of ours: whoever controls it
+// could swap the assent directory inside, so the per-user directory under
+// tmp is used instead.
+func TestRuntimeDir_RunUserNotOursFallsBack(t *testing.T) {
+	uid := os.Getuid()
+	tests := []struct {
+		name  string
+		plant func(t *testing.T, base, runUserUID string)
+		root  bool
+	}{
+		{"another user's", func(t *testing.T, _, dir string) {
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chown(dir, 4242, 4242); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"a symlink to ours", func(t *testing.T, base, dir string) {
+			ours := filepath.Join(base, "ours")
+			if err := os.Mkdir(ours, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(ours, dir); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.root && uid != 0 {
+				t.Skip("needs root, to give a directory to another user")
+			}
+			base := t.TempDir()
+			runUser, tmp := filepath.Join(base, "run-user"), filepath.Join(base, "tmp")
+			for _, d := range []string{runUser, tmp} {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tc.plant(t, base, filepath.Join(runUser, itoa(uid)))
+			got, err := runtimeDir(runUser, tmp, uid)
+			if want := filepath.Join(tmp, "assent-"+itoa(uid)); err != nil || got != want {
+				t.Errorf("runtimeDir = %q, %v; want the fallback %q", got, err, want)
+			}
+		})
+	}
+}

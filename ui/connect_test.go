@@ -38,7 +38,7 @@ func TestConnect_CopiesTheSnippet(t *testing.T) {
 		t.Errorf("the token file is not shown:\n%s", h.screen())
 	}
 	h.press("down", "down", "y")
-	want := "claude mcp add --transport http assent http://127.0.0.1:7323/mcp --header 'Authorization: Bearer " + testToken + "'"
+	want := "claude mcp add -s user --transport http assent http://127.0.0.1:7323/mcp --header 'Authorization: Bearer " + testToken + "'"
 	if len(h.clips) != 1 || h.clips[0] != want {
 		t.Errorf("clipboard got %q, want %q", h.clips, want)
 	}

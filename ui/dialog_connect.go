@@ -69,7 +69,7 @@ func newConnectDialog(endpoint, token, tokenFile string) *connectDialog {
 	d.snippets = []snippet{
 		{label: "URL", atoms: []string{url}},
 		{label: "header", atoms: []string{"Authorization: " + bearer}},
-		{label: "Claude Code", cont: " \\", atoms: []string{"claude", "mcp", "add", "--transport", "http", "assent",
+		{label: "Claude Code", cont: " \\", atoms: []string{"claude", "mcp", "add", "-s", "user", "--transport", "http", "assent",
 			quote(url), "--header", quote("Authorization: " + bearer)}},
 		{label: "Cursor (~/.cursor/mcp.json) and other mcpServers configs", atoms: []string{`{"mcpServers":`,
 			`{"assent":`, `{"url":`, js(url) + ",", `"headers":`, `{"Authorization":`, js(bearer) + "}}}}"}},

@@ -44,7 +44,9 @@ type Options struct {
 	// shown in the header; "" when it needs no naming (the default one).
 	Console string
 	// Confinement says how calls are confined on this machine, for the
-	// header ("sandboxed", or what is missing, loudly); "" shows nothing.
+	// header: exec.Support's line, such as "sandbox best-effort: landlock
+	// v7 · network denied (seccomp, landlock) · subreaper"; "" shows
+	// nothing.
 	Confinement string
 	// Unconfined marks Confinement as a warning: calls run without the
 	// kernel sandbox.

@@ -49,7 +49,7 @@ func main() {
 	startupTools := flag.Int("startup", 0, "instead of calls, measure startup to the first tools/list answer with a file of this many tools")
 	flag.Parse()
 	if *startupTools > 0 {
-		if err := runStartup(context.Background(), *bin, *startupTools, 21); err != nil {
+		if err := runStartup(*bin, *startupTools, 21); err != nil {
 			fmt.Fprintln(os.Stderr, "load:", err)
 			os.Exit(1)
 		}

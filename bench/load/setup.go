@@ -45,7 +45,7 @@ func newRig(bin, protocol string) (*rig, error) {
 		s.clientOpts = []client.ClientOption{client.WithProtocolVersion(protocol)}
 	}
 	s.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
-		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"), "ASSENT_TOKEN=" + token}
+		"ASSENT_TOKEN=" + token}
 	if gogc := os.Getenv("GOGC"); gogc != "" {
 		s.env = append(s.env, "GOGC="+gogc) // the servers run as this process does
 	}
@@ -55,10 +55,7 @@ func newRig(bin, protocol string) (*rig, error) {
 	}
 	if bin != "" {
 		s.bin = bin
-	} else if out, err := osexec.Command("go", "build", "-o", s.bin,
-		// A runtime directory of the rig's own, so the servers it starts
-		// claim no console name, and no socket, beside a real console.
-		"-ldflags", "-X main.runtimeDirForTests="+filepath.Join(dir, "run"), "./cmd/assent").CombinedOutput(); err != nil {
+	} else if out, err := osexec.Command("go", "build", "-o", s.bin, "./cmd/assent").CombinedOutput(); err != nil {
 		s.cleanup()
 		return nil, fmt.Errorf("building assent (run from the repository root): %v\n%s", err, out)
 	}
@@ -144,8 +141,12 @@ func (s *rig) rawStdio(ctx context.Context, c int, tool string) (target, error) 
 	return startRawStdio(ctx, name, tool, cmd)
 }
 
-// serveHTTP starts `assent serve --headless` on a free port and returns
-// its endpoint and how to stop it.
+// serveHTTP starts `assent serve --headless --no-socket` on a free port
+// and returns its endpoint and how to stop it. --no-socket keeps it out of
+// the runtime directory, which is the operator's own whatever the
+// environment says: with a socket there, an agent's plain `assent stdio`
+// could relay to the benchmark's server, or refuse to choose between it
+// and the operator's console.
 func (s *rig) serveHTTP(name string, c int) (url string, stop func() error, err error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -153,7 +154,7 @@ func (s *rig) serveHTTP(name string, c int) (url string, stop func() error, err 
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	args := append([]string{"serve", "--headless", "--listen", addr, "--tools", s.tools,
+	args := append([]string{"serve", "--headless", "--no-socket", "--listen", addr, "--tools", s.tools,
 		"--journal", filepath.Join(s.dir, name+".jsonl")}, limits(c)...)
 	cmd := osexec.Command(s.bin, args...)
 	var stderr strings.Builder

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -11,25 +10,9 @@ import (
 	"slices"
 	"strings"
 	"time"
-)
 
-// startupTools is a tool file of n tools, each with a template of four
-// words and three typed parameters.
-func startupTools(n int) string {
-	var b strings.Builder
-	b.WriteString(`{"tools": [`)
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
-		}
-		fmt.Fprintf(&b, `{"name": "tool_%d", "description": "Tool %d searches a {path} for a {pattern}", "read_only": true,
- "command": "grep -n -m {max} -e {pattern} -- {path}",
- "params": {"pattern": {"max_length": 1000, "pattern": "[A-Za-z0-9_ ]+"}, "path": {"type": "path", "default": "."},
-            "max": {"type": "integer", "min": 1, "max": 1000, "default": 100}}}`, i, i)
-	}
-	b.WriteString("]}")
-	return b.String()
-}
+	"github.com/assent-sh/assent/server/servertest"
+)
 
 // startup measures, runs times each and interleaved, the time from
 // starting `assent stdio --headless` with a file of tools tools to its
@@ -39,7 +22,7 @@ func startupTools(n int) string {
 // the hand server (this driver: mcp-go and assent's packages linked).
 func (s *rig) startup(tools, runs int) error {
 	file := filepath.Join(s.dir, "startup.json")
-	if err := os.WriteFile(file, []byte(startupTools(tools)), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(servertest.ManyTools(tools)), 0o600); err != nil {
 		return err
 	}
 	self, err := os.Executable()
@@ -129,8 +112,7 @@ func timeToList(cmd *osexec.Cmd, list bool) (time.Duration, error) {
 }
 
 // runStartup builds a rig and measures startup.
-func runStartup(ctx context.Context, bin string, tools, runs int) error {
-	_ = ctx
+func runStartup(bin string, tools, runs int) error {
 	r, err := newRig(bin, "")
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/server"
 	"github.com/assent-sh/assent/setup"
+	"github.com/assent-sh/assent/state"
 )
 
 // appOptions are the flags serve and stdio share: what to load, where to
@@ -57,16 +58,16 @@ func addAppFlags(f *pflag.FlagSet) {
 // appOptionsFrom reads the shared flags.
 func appOptionsFrom(f *pflag.FlagSet) (appOptions, error) {
 	var o appOptions
-	var errs [10]error
+	var errs [9]error
 	o.tools, errs[0] = f.GetStringArray("tools")
 	o.policy, errs[1] = policySourcesFrom(f)
-	o.journal, errs[3] = f.GetString("journal")
-	o.journalSync, errs[4] = f.GetString("journal-sync")
-	o.headless, errs[5] = f.GetBool("headless")
-	o.watch, errs[6] = f.GetBool("watch")
-	o.maxRunning, errs[7] = f.GetInt("max-running")
-	o.maxPending, errs[8] = f.GetInt("max-pending")
-	o.journalMax, errs[9] = f.GetString("journal-max-size")
+	o.journal, errs[2] = f.GetString("journal")
+	o.journalSync, errs[3] = f.GetString("journal-sync")
+	o.headless, errs[4] = f.GetBool("headless")
+	o.watch, errs[5] = f.GetBool("watch")
+	o.maxRunning, errs[6] = f.GetInt("max-running")
+	o.maxPending, errs[7] = f.GetInt("max-pending")
+	o.journalMax, errs[8] = f.GetString("journal-max-size")
 	return o, errors.Join(errs[:]...)
 }
 
@@ -100,7 +101,7 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 		return nil, err
 	}
 	if a.opts.journal == "" {
-		if a.opts.journal, err = journal.DefaultPath(); err != nil {
+		if a.opts.journal, err = state.JournalDir(); err != nil {
 			return nil, err
 		}
 	}

@@ -137,16 +137,25 @@ func printCheck(w io.Writer, cfg *config.Config) {
 	}
 }
 
-// sandboxSupport says how calls would be confined on this machine under
-// the settings' sandbox mode.
+// sandboxSupport is probeSupport's answer as one line.
 func sandboxSupport(cfg *config.Config) string {
-	mode, err := exec.ParseSandboxMode(string(cfg.Settings.SandboxOrDefault()))
+	sup, err := probeSupport(cfg)
 	if err != nil {
 		return err.Error()
 	}
+	return sup.String()
+}
+
+// probeSupport says how calls would be confined on this machine under the
+// settings' sandbox mode.
+func probeSupport(cfg *config.Config) (exec.Support, error) {
+	mode, err := exec.ParseSandboxMode(string(cfg.Settings.SandboxOrDefault()))
+	if err != nil {
+		return exec.Support{}, err
+	}
 	r := exec.NewLocal(exec.Options{Sandbox: mode})
 	defer r.Close()
-	return r.Probe().String()
+	return r.Probe(), nil
 }
 
 // templateLine is the tool's argv template as one line: the resolved
@@ -194,56 +203,4 @@ func printSandbox(w io.Writer, t *config.Tool) {
 		network = "network"
 	}
 	fmt.Fprintf(w, "  reads:   the system, %s\n  writes:  %s\n  net:     %s\n", list(sb.Read), list(sb.Write), network)
-}
-
-// checkTool is one tool in `check --json` output.
-type checkTool struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	Program     string         `json:"program"`
-	Template    []string       `json:"template"`
-	ReadOnly    bool           `json:"read_only"`
-	Shell       bool           `json:"shell"`
-	ShellReason string         `json:"shell_reason,omitempty"`
-	Sandbox     *exec.Sandbox  `json:"sandbox"`
-	TimeoutMs   int64          `json:"timeout_ms"`
-	MaxOutput   int64          `json:"max_output"`
-	Params      []checkParam   `json:"params"`
-	Schema      map[string]any `json:"input_schema"`
-	Where       string         `json:"where"`
-}
-
-type checkParam struct {
-	Name    string `json:"name"`
-	Summary string `json:"summary"`
-}
-
-func printCheckJSON(w io.Writer, cfg *config.Config, pol *policy.Policy) error {
-	out := struct {
-		Sources    []string               `json:"sources"`
-		Tools      []checkTool            `json:"tools"`
-		Warnings   []string               `json:"warnings"`
-		Rules      []policy.Rule          `json:"rules"`
-		Examples   []policy.ExampleResult `json:"examples"`
-		Remembered []policy.Rule          `json:"remembered"`
-	}{Sources: cfg.Sources, Tools: []checkTool{}, Warnings: []string{}, Rules: pol.Rules(),
-		Examples: pol.CheckExamples(), Remembered: pol.Remembered()}
-	for _, t := range cfg.Tools {
-		ct := checkTool{Name: t.Name, Description: t.Description, Program: t.Program, Template: t.Template,
-			ReadOnly: t.ReadOnly, Shell: t.Shell, TimeoutMs: t.Timeout.Milliseconds(), MaxOutput: t.MaxOutput,
-			Params: []checkParam{}, Schema: t.InputSchema(), Where: t.Where, ShellReason: t.ShellReason}
-		if sb, ok := t.Sandbox(); ok {
-			ct.Sandbox = &sb
-		}
-		for _, p := range t.Params {
-			ct.Params = append(ct.Params, checkParam{p.Name, p.Summary()})
-		}
-		out.Tools = append(out.Tools, ct)
-	}
-	for _, wn := range cfg.Warnings {
-		out.Warnings = append(out.Warnings, wn.String())
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -45,7 +46,8 @@ func TestCheck_JSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct {
-		Tools []struct {
+		Support map[string]any `json:"sandbox_support"`
+		Tools   []struct {
 			Name     string         `json:"name"`
 			Program  string         `json:"program"`
 			Template []string       `json:"template"`
@@ -54,6 +56,10 @@ func TestCheck_JSON(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	// The machine's sandbox, which the text output's second line says.
+	if got.Support["os"] != runtime.GOOS || got.Support["mode"] != "best-effort" || got.Support["containment"] == "" {
+		t.Errorf("sandbox_support %v, want this machine's, in the default mode", got.Support)
 	}
 	if len(got.Tools) != 3 || got.Tools[2].Name != "date_now" || strings.Join(got.Tools[2].Template, " ") != "date +{format}" {
 		t.Fatalf("tools %+v", got.Tools)

@@ -11,7 +11,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/server"
 	"github.com/assent-sh/assent/state"
@@ -30,9 +29,6 @@ func (o serveOptions) runConsole(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if from := tokenFileShown(tokenFrom); from != "" {
-		o.app.protected = append(o.app.protected, config.ProtectedFile{What: "token file", Path: from})
-	}
 	tty, err := openTerminal()
 	if err != nil {
 		return err
@@ -50,7 +46,7 @@ func (o serveOptions) runConsole(ctx context.Context) error {
 	defer log.SetOutput(prev)
 
 	o.app.ownTerminal = true
-	s, err := o.start(tok, logf)
+	s, err := o.start(tok, tokenFrom, logf)
 	if err != nil {
 		return err
 	}

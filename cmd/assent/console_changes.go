@@ -23,15 +23,7 @@ func (a *app) consoleChanges(ctx context.Context) (<-chan ui.Change, func()) {
 	wg.Go(func() {
 		defer close(out)
 		for c := range in {
-			switch {
-			case c.Err != nil:
-				a.log.Error("the changed tool or policy files do not load; the tools and rules in force stay", "err", c.Err)
-			case len(c.Summary) == 0:
-				a.log.Info("the tool and policy files load again and match the tools and rules in force")
-			}
-			for _, line := range c.Summary {
-				a.log.Info("tool or policy files changed", "change", line)
-			}
+			logChange(a.log, c)
 			uc := ui.Change{Summary: c.Summary, Err: c.Err}
 			if apply := c.Apply; apply != nil {
 				uc.Apply = func() error {

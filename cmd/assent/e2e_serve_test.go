@@ -114,3 +114,40 @@ func TestE2E_TokenNeverReachesChildren(t *testing.T) {
 		t.Fatalf("isError %v, text %q", res.IsError, text)
 	}
 }
+
+// TestE2E_ServeRefusesATokenFileAToolCanWrite names a token file inside
+// the working directory, where touch_it writes: an agent could set the
+// token there, so serve refuses to start.
+func TestE2E_ServeRefusesATokenFileAToolCanWrite(t *testing.T) {
+	e := newE2E(t)
+	tok := filepath.Join(e.dir, "work", "token")
+	writeFile(t, tok, e2eToken+"\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := e.command(ctx, "serve", "--headless", "--listen", "127.0.0.1:0", "--tools", e.tools, "--token-file", tok).CombinedOutput()
+	if want := "token file " + tok + " lies under"; err == nil || !strings.Contains(string(out), want) {
+		t.Fatalf("serve with a token file a tool can write: %v, want an error saying %q\n%s", err, want, out)
+	}
+}
+
+// TestE2E_ServeNoSocket serves with --no-socket: nothing appears in the
+// runtime directory, the first line offers no relay, and a plain
+// `assent stdio` finds no console to relay to.
+func TestE2E_ServeNoSocket(t *testing.T) {
+	e := newE2E(t)
+	before, _ := os.ReadDir(testRuntimeDir(e.bin))
+	first, _, _, _ := e.serveHeadless("--no-socket")
+	if strings.Contains(first, "relay") {
+		t.Errorf("the first line offers a relay: %q", first)
+	}
+	if after, _ := os.ReadDir(testRuntimeDir(e.bin)); len(after) != len(before) {
+		t.Errorf("the runtime directory held %v, now %v", before, after)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	relay := e.command(ctx, "stdio")
+	relay.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")
+	if out, err := relay.CombinedOutput(); err == nil || !strings.Contains(string(out), "no console is running") {
+		t.Errorf("assent stdio beside a --no-socket server: %v\n%s", err, out)
+	}
+}

@@ -12,16 +12,9 @@ import (
 // that could write a tool file could grant itself anything.
 func followChanges(changes <-chan setup.Change, apply bool, log *slog.Logger) {
 	for c := range changes {
-		switch {
-		case c.Err != nil:
-			log.Error("the changed tool or policy files do not load; the tools and rules in force stay", "err", c.Err)
+		logChange(log, c)
+		if c.Err != nil || len(c.Summary) == 0 {
 			continue
-		case len(c.Summary) == 0:
-			log.Info("the tool and policy files load again and match the tools and rules in force")
-			continue
-		}
-		for _, line := range c.Summary {
-			log.Info("tool or policy files changed", "change", line)
 		}
 		if !apply {
 			log.Warn("change not applied: restart assent, or run it with --watch to apply saved changes")
@@ -32,5 +25,20 @@ func followChanges(changes <-chan setup.Change, apply bool, log *slog.Logger) {
 			continue
 		}
 		log.Info("change applied; clients were told the tool list changed")
+	}
+}
+
+// logChange logs what a change to the tool and policy files is: files
+// that do not load, files that match what is in force again, or each line
+// of what changed. Headless mode and the console log changes alike.
+func logChange(log *slog.Logger, c setup.Change) {
+	switch {
+	case c.Err != nil:
+		log.Error("the changed tool or policy files do not load; the tools and rules in force stay", "err", c.Err)
+	case len(c.Summary) == 0:
+		log.Info("the tool and policy files load again and match the tools and rules in force")
+	}
+	for _, line := range c.Summary {
+		log.Info("tool or policy files changed", "change", line)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/policy"
+	"github.com/assent-sh/assent/state"
 )
 
 // exitChainBroken is the exit status of `log --verify` on a journal that
@@ -98,7 +99,7 @@ func logOptionsFrom(f *pflag.FlagSet, now time.Time) (logOptions, error) {
 	}
 	if o.path == "" {
 		o.defaulted = true
-		if o.path, err = journal.DefaultPath(); err != nil {
+		if o.path, err = state.JournalDir(); err != nil {
 			return o, err
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -70,15 +69,14 @@ has until it reloads its files or restarts.`,
 
 // defaults fills in the files not named by flags.
 func (o *rulesOptions) defaults() error {
-	dir, err := state.Dir()
-	if err != nil {
-		return err
-	}
+	var err error
 	if o.remembered == "" {
-		o.remembered = filepath.Join(dir, "remembered.json")
+		if o.remembered, err = setup.DefaultRememberedFile(); err != nil {
+			return err
+		}
 	}
 	if o.journal == "" {
-		o.journal, err = journal.DefaultPath()
+		o.journal, err = state.JournalDir()
 	}
 	return err
 }

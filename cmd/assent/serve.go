@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -9,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/journal"
 	"github.com/assent-sh/assent/replay"
 	"github.com/assent-sh/assent/server"
@@ -32,7 +32,9 @@ from the uid alone (/run/user/UID/assent when /run/user/UID is this user's,
 else /tmp/assent-UID; created 0700 and checked), for ` + "`assent stdio`" + ` to relay
 to: no token is needed there, only the same user. NAME is --console, or the
 first free of "console", "console-2", …; a name in use is an error. NAME.json
-beside it tells people and scripts the URL and pid.
+beside it tells people and scripts the URL and pid. --no-socket serves HTTP
+alone and takes nothing in that directory: for a server that must never meet
+an agent's plain ` + "`assent stdio`" + `, such as a benchmark's or CI's.
 
 While the console owns the terminal, logs go to a file, by default
 $XDG_STATE_HOME/assent/console.log (~/.local/state/assent/console.log when
@@ -61,6 +63,9 @@ type serveOptions struct {
 	logFile     string
 	// console names the local socket; "" takes the first free default.
 	console string
+	// noSocket serves HTTP alone: no console name, socket or runtime file
+	// is taken, so `assent stdio` never relays to this server.
+	noSocket bool
 	// replay are journaled calls submitted again once serving, in order
 	// (`assent replay`); replayed receives each one's comparison.
 	replay   []journal.Call
@@ -90,6 +95,7 @@ func addServeFlags(f *pflag.FlagSet) {
 	f.Duration("approval-timeout", 0, "console: deny a call no one answered within this time, e.g. 5m (default: wait as long as the client does)")
 	f.String("log-file", "", "console: log file (default $XDG_STATE_HOME/assent/console.log)")
 	f.String("console", "", "this console's name, which assent stdio --console NAME picks (default the first free of console, console-2, …)")
+	f.Bool("no-socket", false, "serve HTTP only: no local socket, so `assent stdio` relays to another console, never to this one")
 }
 
 // runServe is the RunE of `assent` and `assent serve`: the console, or
@@ -117,6 +123,10 @@ func serveOptionsFrom(f *pflag.FlagSet) (serveOptions, error) {
 	o.app.approvalTimeout, _ = f.GetDuration("approval-timeout")
 	o.logFile, _ = f.GetString("log-file")
 	o.console, _ = f.GetString("console")
+	o.noSocket, _ = f.GetBool("no-socket")
+	if o.noSocket && o.console != "" {
+		return o, errors.New("--console names the local socket, and --no-socket has none: give one of them")
+	}
 	if o.console != "" {
 		if err := server.CheckConsoleName(o.console); err != nil {
 			return o, fmt.Errorf("--console: %w", err)
@@ -142,10 +152,7 @@ func (o serveOptions) runHeadless(ctx context.Context, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	if from := tokenFileShown(tokenFrom); from != "" {
-		o.app.protected = append(o.app.protected, config.ProtectedFile{What: "token file", Path: from})
-	}
-	s, err := o.start(tok, stderr)
+	s, err := o.start(tok, tokenFrom, stderr)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 
+	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/server"
 )
 
@@ -22,9 +24,16 @@ type serving struct {
 	serveErr error
 }
 
-// start builds the app with logs to logw, listens and serves. Every error
-// it returns happens before anything is served.
-func (o serveOptions) start(tok string, logw io.Writer) (*serving, error) {
+// start builds the app with logs to logw, listens and serves, with the
+// token tok read from tokenFrom (resolveToken's). Every error it returns
+// happens before anything is served.
+//
+// A token file is protected as the journal is: a tool that could write it
+// could set the token, and reach the console over HTTP as any client.
+func (o serveOptions) start(tok, tokenFrom string, logw io.Writer) (*serving, error) {
+	if file := tokenFileShown(tokenFrom); file != "" {
+		o.app.protected = append(slices.Clip(o.app.protected), config.ProtectedFile{What: "token file", Path: file})
+	}
 	a, err := newApp(o.app, logw)
 	if err != nil {
 		return nil, err
@@ -34,24 +43,37 @@ func (o serveOptions) start(tok string, logw io.Writer) (*serving, error) {
 		return nil, errors.Join(err, a.close("assent did not start"))
 	}
 	s := &serving{app: a, http: h, ended: make(chan struct{})}
-	s.socket, err = a.server.ListenSocket(server.SocketOptions{Dir: runtimeDirForTests, Name: o.console, URL: h.URL()})
-	switch {
-	case err != nil && o.console != "":
-		return nil, errors.Join(err, h.Shutdown(context.Background()), a.close("assent did not start"))
-	case err != nil:
-		a.log.Warn("no local socket: `assent stdio` cannot relay to this console (HTTP works)", "err", err)
-	default:
-		go func() {
-			if err := s.socket.Serve(); err != nil {
-				a.log.Error("the local socket stopped", "err", err)
-			}
-		}()
+	if !o.noSocket {
+		if err := s.listenSocket(o.console); err != nil {
+			return nil, errors.Join(err, h.Shutdown(context.Background()), a.close("assent did not start"))
+		}
 	}
 	go func() {
 		s.serveErr = h.Serve()
 		close(s.ended)
 	}()
 	return s, nil
+}
+
+// listenSocket claims the console's name and serves its local socket in
+// the background. HTTP works without it, so a failure is only logged,
+// unless the console was named (--console): then it is an error.
+func (s *serving) listenSocket(name string) error {
+	k, err := s.app.server.ListenSocket(server.SocketOptions{Dir: runtimeDirForTests, Name: name, URL: s.http.URL()})
+	switch {
+	case err != nil && name != "":
+		return err
+	case err != nil:
+		s.app.log.Warn("no local socket: `assent stdio` cannot relay to this console (HTTP works)", "err", err)
+		return nil
+	}
+	s.socket = k
+	go func() {
+		if err := k.Serve(); err != nil {
+			s.app.log.Error("the local socket stopped", "err", err)
+		}
+	}()
+	return nil
 }
 
 // stop answers every call first (pending ones denied with reason, running

@@ -4,7 +4,8 @@
 //	conformance run -assent BIN -suite DIR
 //
 // starts assent on a free loopback port with tools.json (the fixture
-// tools the suite calls) and a state directory of its own, puts a
+// tools the suite calls), a state directory of its own and no local socket
+// (--no-socket, so no agent on the machine relays to it), puts a
 // loopback shim in front of it that adds the bearer token (the suite
 // cannot send one), and runs `conformance server` from the npm package in
 // DIR with expected-failures.yml. Its exit status is the suite's: non-zero
@@ -103,7 +104,9 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := exec.CommandContext(ctx, *bin, "serve", "--headless", "--listen", addr,
+	// --no-socket: the runtime directory is the user's own, whatever the
+	// environment says, and an agent's `assent stdio` must not relay here.
+	srv := exec.CommandContext(ctx, *bin, "serve", "--headless", "--no-socket", "--listen", addr,
 		"--tools", filepath.Join(here, "tools.json"), "--journal", filepath.Join(state, "journal.jsonl"))
 	// The fixture's tick tool is this program: its directory leads PATH.
 	srv.Env = []string{"PATH=" + filepath.Dir(self) + ":/usr/bin:/bin", "HOME=" + state,
