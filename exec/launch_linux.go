@@ -44,7 +44,7 @@ func (ln *launch) sandboxed() bool {
 // start starts ln with the runner's own fork when this system has it, and
 // with syscall.ForkExec otherwise (which cannot apply a sandbox).
 func (l *Local) start(ln *launch) (pid, pidfd, tid int, err error) {
-	if l.os.rawFork() {
+	if l.rawFork() {
 		return rawStart(ln)
 	}
 	if ln.sandboxed() {
@@ -71,6 +71,10 @@ func forkExecStart(ln *launch) (pid, pidfd, tid int, err error) {
 	pid, err = syscall.ForkExec(path, ln.argv, attr)
 	return pid, pidfd, tid, err
 }
+
+// rawFork reports whether the runner's own fork works here (see
+// osState.rawFork), unless a test made it do without.
+func (l *Local) rawFork() bool { return !l.simulate.noRawFork && l.os.rawFork() }
 
 // rawFork reports, once, whether the runner's own fork works here: the
 // architecture has it, and the kernel has clone3 with CLONE_CLEAR_SIGHAND

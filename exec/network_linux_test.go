@@ -118,7 +118,7 @@ func TestSandbox_EachNetworkLayerDeniesAlone(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := sandboxLocal(t, Options{SimulateNoLandlock: tt.keep != "landlock"})
+			l := simulatedLocal(t, Options{}, simulated{noLandlock: tt.keep != "landlock"})
 			s := &l.os.sandbox
 			s.probe()
 			if tt.keep != "seccomp" {

@@ -16,10 +16,12 @@ func (l *Local) Probe() Support {
 	s := &l.os.sandbox
 	s.probe()
 	sup := Support{OS: runtime.GOOS, Mode: l.opts.Sandbox, Landlock: s.abi, NoLandlock: s.noABI, Seccomp: s.filter != nil}
-	s.mu.Lock()
-	fd, _ := s.netns()
-	s.mu.Unlock()
-	sup.NetNamespace = fd >= 0
+	if s.noSandbox == "" {
+		s.mu.Lock()
+		fd, _ := s.netns()
+		s.mu.Unlock()
+		sup.NetNamespace = fd >= 0
+	}
 	sup.DropsCapabilities = s.noRoot
 	sup.Containment = l.containment()
 	_, err := os.Stat("/proc/self/fd")

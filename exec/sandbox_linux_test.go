@@ -17,11 +17,18 @@ import (
 // the test, and skips the test where the kernel has no Landlock.
 func sandboxLocal(t *testing.T, o Options) *Local {
 	t.Helper()
-	l := NewLocal(o)
-	t.Cleanup(func() { l.Close() })
-	if sup := l.Probe(); sup.Landlock == 0 && !o.SimulateNoLandlock {
-		t.Skipf("no Landlock here: %s", sup.NoLandlock)
+	return simulatedLocal(t, o, simulated{})
+}
+
+// simulatedLocal is sandboxLocal on a system made to lack what sim names.
+func simulatedLocal(t *testing.T, o Options, sim simulated) *Local {
+	t.Helper()
+	if abi, err := landlockABI(); abi == 0 {
+		t.Skipf("no Landlock here: %v", err)
 	}
+	l := NewLocal(o)
+	l.simulate = sim
+	t.Cleanup(func() { l.Close() })
 	return l
 }
 
