@@ -4,6 +4,7 @@ package exec
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,11 +80,17 @@ func TestLocalProbe_ReportsThisMachine(t *testing.T) {
 	l := sandboxLocal(t, Options{})
 	sup := l.Probe()
 	t.Logf("%s", sup)
-	if sup.OS != "linux" || sup.Mode != SandboxBestEffort || sup.Containment != ContainSubreaper || !sup.PinnedExec {
+	if sup.Mode != SandboxBestEffort || sup.Containment != ContainSubreaper {
 		t.Errorf("probe %+v", sup)
 	}
 	if !strings.HasPrefix(sup.String(), "sandbox best-effort: landlock v") {
 		t.Errorf("summary %q", sup)
+	}
+	if sup.Seccomp && (sup.NetNamespace || l.os.sandbox.netnsFD >= 0) {
+		t.Errorf("the probe made a network namespace, which no run joins where the socket filter holds: %+v", sup)
+	}
+	if (os.Geteuid() != 0 && sup.DropsCapabilities) || strings.Contains(sup.String(), "root's capabilities dropped") != sup.DropsCapabilities {
+		t.Errorf("capabilities: %+v, %q", sup, sup)
 	}
 	noLandlock := simulatedLocal(t, Options{Sandbox: SandboxRequired}, simulated{noLandlock: true})
 	if s := noLandlock.Probe(); s.Landlock != 0 || !strings.Contains(s.String(), "unconfined (the kernel has no Landlock (simulated))") {

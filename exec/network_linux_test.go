@@ -125,7 +125,7 @@ func TestSandbox_EachNetworkLayerDeniesAlone(t *testing.T) {
 				s.filter, s.fprog = nil, nil
 			}
 			if tt.keep != "namespace" {
-				s.close() // lets go of the namespace Probe made
+				s.close() // lets go of any namespace made
 				s.netnsErr = errors.New("no namespace in this test")
 			}
 			for _, mptcp := range []bool{false, true} {
