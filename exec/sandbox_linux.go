@@ -5,6 +5,7 @@ package exec
 import (
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,7 +178,7 @@ func (s *sandboxes) rulesFor(cmd Command, prog *programFile) (*sandboxRules, err
 	defer s.mu.Unlock()
 	s.clock++
 	if sr := s.rules[key]; sr != nil {
-		if sameIDs(sr.ids, ids) {
+		if slices.Equal(sr.ids, ids) {
 			sr.refs++
 			sr.used = s.clock
 			return sr, nil
