@@ -7,67 +7,26 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/assent-sh/assent/exec"
 )
 
-// maxSymlinks bounds symlink resolution, as the kernel's ELOOP does.
-const maxSymlinks = 40
-
 // resolvePath makes p absolute against base and resolves every symlink in
-// it, including in parts that do not exist yet: a dangling symlink is
-// followed to its target, because writing through it would create the
-// target. The result is what the program receives, so the check and the use
-// see the same path (a later swap of a directory for a symlink by someone
-// else remains possible, as with any path handed to a program).
+// it, as exec.Resolve does (in parts that do not exist yet too: a dangling
+// symlink is followed to its target, because writing through it would
+// create the target). The result is what the program receives, so the
+// check and the use see the same path, and exec checks it again right
+// before start.
 func resolvePath(base, p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(base, p)
 	}
-	return resolveAbs(filepath.Clean(p), 0)
-}
-
-func resolveAbs(p string, depth int) (string, error) {
-	if depth > maxSymlinks {
-		return "", errors.New("too many levels of symbolic links")
+	r, err := exec.Resolve(p)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return "", fmt.Errorf("%s: %v", pe.Path, pe.Err)
 	}
-	r, err := filepath.EvalSymlinks(p)
-	if err == nil {
-		return r, nil
-	}
-	if strings.Contains(err.Error(), "too many links") {
-		return "", errors.New("too many levels of symbolic links")
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return "", fmt.Errorf("%s: %v", pe.Path, pe.Err)
-		}
-		return "", err
-	}
-	dir, name := filepath.Split(p)
-	dir = filepath.Clean(dir)
-	if dir == p {
-		return p, nil
-	}
-	rdir, err := resolveAbs(dir, depth+1)
-	if err != nil {
-		return "", err
-	}
-	full := filepath.Join(rdir, name)
-	fi, err := os.Lstat(full)
-	if err != nil {
-		return full, nil // does not exist yet
-	}
-	if fi.Mode()&fs.ModeSymlink == 0 {
-		return full, nil
-	}
-	target, err := os.Readlink(full)
-	if err != nil {
-		return "", err
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(rdir, target)
-	}
-	return resolveAbs(filepath.Clean(target), depth+1)
+	return r, err
 }
 
 // kernelTree returns the kernel's pseudo-file system p lies in (/proc,

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/assent-sh/assent/exec"
 )
 
 // shellFamily is a group of programs that can run other programs, or code,
@@ -92,7 +94,7 @@ func bareName(base string) string {
 func linkChain(p string) []string {
 	var out []string
 	cur := p
-	for range maxSymlinks {
+	for range exec.MaxSymlinks {
 		target, err := os.Readlink(cur)
 		if err != nil {
 			break

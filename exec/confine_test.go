@@ -126,7 +126,8 @@ func TestResolve_FollowsLinksIntoWhatDoesNotExistYet(t *testing.T) {
 		{in: filepath.Join(root, "rel", "new", "file"), want: filepath.Join(root, "real", "new", "file")},
 		{in: filepath.Join(root, "dangling"), want: filepath.Join(root, "real", "target")},
 		{in: root + "/rel/../rel/x", want: filepath.Join(root, "real", "x")},
-		{in: filepath.Join(root, "loop"), wantErr: "too many"},
+		{in: filepath.Join(root, "loop"), wantErr: "too many levels of symbolic links"},
+		{in: filepath.Join(root, "loop", "new"), wantErr: "too many levels of symbolic links"},
 		{in: "relative", wantErr: "not absolute"},
 	}
 	for _, tt := range tests {

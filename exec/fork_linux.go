@@ -15,8 +15,7 @@ const rawForkArch = true
 
 // rawStart starts ln with the runner's own fork.
 func rawStart(ln *launch) (pid, pidfd, tid int, err error) {
-	c := &child{execFD: ln.execFD, files: ln.files, setsid: ln.setsid, pgid: !ln.setsid,
-		netns: ln.netns, noRoot: ln.noRoot, nnp: ln.nnp, filter: ln.filter, rules: ln.rules, nofile: ln.nofile}
+	c := &child{setup: ln.setup}
 	if c.path, err = syscall.BytePtrFromString(ln.path); err != nil {
 		return 0, -1, 0, err
 	}
@@ -81,22 +80,13 @@ const (
 // (the kernel and the child reach it through plain addresses, which a
 // moving stack would invalidate).
 type child struct {
-	path   *byte          // for execve, when execFD is -1
-	empty  *byte          // "" for execveat
-	execFD int            // the program's descriptor, for execveat, or -1
-	argv   unsafe.Pointer // **byte
-	envp   unsafe.Pointer // **byte
-	dir    *byte          // nil: no chdir
-	files  [3]int         // become 0, 1, 2; each is 3 or more
-	setsid bool
-	pgid   bool // setpgid(0, 0)
-	netns  int  // a network namespace to join, or -1
-	noRoot bool
-	nnp    bool
-	filter *unix.SockFprog // nil: no socket filter
-	rules  int             // a Landlock ruleset to restrict to, or -1
-	nofile *unix.Rlimit    // the open-file limit to restore, or nil
-	mask   uint64          // the signal mask to restore before exec
+	setup                // as the launch has it
+	path  *byte          // for execve, when execFD is -1
+	empty *byte          // "" for execveat
+	argv  unsafe.Pointer // **byte
+	envp  unsafe.Pointer // **byte
+	dir   *byte          // nil: no chdir
+	mask  uint64         // the signal mask to restore before exec
 
 	failStep  uint32 // the step that failed
 	failErrno uint32 // and how
@@ -177,10 +167,8 @@ func childMain(c *child) {
 		if _, _, e = syscall.RawSyscall(unix.SYS_SETSID, 0, 0, 0); e != 0 {
 			childFail(c, stepSession, e)
 		}
-	} else if c.pgid {
-		if _, _, e = syscall.RawSyscall(unix.SYS_SETPGID, 0, 0, 0); e != 0 {
-			childFail(c, stepSession, e)
-		}
+	} else if _, _, e = syscall.RawSyscall(unix.SYS_SETPGID, 0, 0, 0); e != 0 {
+		childFail(c, stepSession, e)
 	}
 	if c.netns >= 0 {
 		if _, _, e = syscall.RawSyscall(unix.SYS_SETNS, uintptr(c.netns), unix.CLONE_NEWNET, 0); e != 0 {

@@ -27,6 +27,13 @@ func createFile(path string) error {
 	return f.Close()
 }
 
+// makeNode makes a node of kind ("char", "block" or "fifo") at path; a
+// device gets the numbers 1:3, which /dev/null has as a character device.
+func makeNode(path, kind string) error {
+	mode := map[string]uint32{"char": syscall.S_IFCHR, "block": syscall.S_IFBLK, "fifo": syscall.S_IFIFO}[kind]
+	return syscall.Mknod(path, mode|0o600, 1<<8|3)
+}
+
 // startEscapee leaves a holder marked with marker behind, out of this
 // process's group: in a session of its own ("setsid"), or in a group of
 // its own and orphaned by a parent that exits at once ("double": a double

@@ -14,13 +14,23 @@ import (
 // launch is one child to start: what to execute and how the child sets
 // itself up before it does.
 type launch struct {
-	path   string // what to execute, when execFD is -1
+	setup
+	path string // what to execute, when execFD is -1
+	argv []string
+	env  []string
+	envp []*byte // env as execve takes it, when it is the Local's base one
+	dir  string
+
+	cloneflags uintptr // namespaces of its own
+	wantTID    bool    // report the thread the child was forked from
+}
+
+// setup is what the child does to itself between clone and exec that
+// needs no converting for the system calls: the runner's own child takes
+// it over from the launch as it is.
+type setup struct {
 	execFD int    // the program's descriptor, to execute through, or -1
-	argv   []string
-	env    []string
-	envp   []*byte // env as execve takes it, when it is the Local's base one
-	dir    string
-	files  [3]int // stdin, stdout, stderr; each 3 or more
+	files  [3]int // become stdin, stdout, stderr; each 3 or more
 	setsid bool   // a session of its own, else a process group of its own
 
 	// The sandbox, which the child applies to itself; only the runner's
@@ -31,9 +41,7 @@ type launch struct {
 	filter *unix.SockFprog // the socket filter, or nil
 	rules  int             // a Landlock ruleset, or -1
 
-	cloneflags uintptr      // namespaces of its own
-	nofile     *unix.Rlimit // the open-file limit to give it back, or nil
-	wantTID    bool         // report the thread the child was forked from
+	nofile *unix.Rlimit // the open-file limit to give it back, or nil
 }
 
 // sandboxed reports whether ln asks for any part of the sandbox.
@@ -44,7 +52,7 @@ func (ln *launch) sandboxed() bool {
 // start starts ln with the runner's own fork when this system has it, and
 // with syscall.ForkExec otherwise (which cannot apply a sandbox).
 func (l *Local) start(ln *launch) (pid, pidfd, tid int, err error) {
-	if l.os.rawFork() {
+	if l.rawFork() {
 		return rawStart(ln)
 	}
 	if ln.sandboxed() {
@@ -72,6 +80,10 @@ func forkExecStart(ln *launch) (pid, pidfd, tid int, err error) {
 	return pid, pidfd, tid, err
 }
 
+// rawFork reports whether the runner's own fork works here (see
+// osState.rawFork), unless a test made it do without.
+func (l *Local) rawFork() bool { return !l.simulate.noRawFork && l.os.rawFork() }
+
 // rawFork reports, once, whether the runner's own fork works here: the
 // architecture has it, and the kernel has clone3 with CLONE_CLEAR_SIGHAND
 // (Linux 5.5) and lets this process use it (a container's seccomp profile
@@ -81,14 +93,9 @@ func (s *osState) rawFork() bool {
 		if !rawForkArch {
 			return
 		}
-		fd, err := s.devnull()
-		if err != nil {
-			return
+		if fd, err := s.devnull(); err == nil {
+			s.rawForkOK = reachesExec(probeLaunch(fd))
 		}
-		_, _, _, err = rawStart(&launch{path: "/nonexistent/assent-probe", execFD: -1, argv: []string{"probe"},
-			files: [3]int{fd, fd, fd}, netns: -1, rules: -1})
-		var se *startError
-		s.rawForkOK = errors.As(err, &se) && se.step == stepExec
 	})
 	return s.rawForkOK
 }
@@ -101,8 +108,22 @@ func (s *osState) filterWorks(prog *unix.SockFprog) bool {
 	if err != nil {
 		return false
 	}
-	_, _, _, err = rawStart(&launch{path: "/nonexistent/assent-probe", execFD: -1, argv: []string{"probe"},
-		files: [3]int{fd, fd, fd}, netns: -1, rules: -1, nnp: true, filter: prog})
+	ln := probeLaunch(fd)
+	ln.nnp, ln.filter = true, prog
+	return reachesExec(ln)
+}
+
+// probeLaunch is a child that execs a path that does not exist, with fd
+// as its standard streams: it fails at exec when all before went well.
+func probeLaunch(fd int) *launch {
+	return &launch{setup: setup{execFD: -1, files: [3]int{fd, fd, fd}, netns: -1, rules: -1},
+		path: "/nonexistent/assent-probe", argv: []string{"probe"}}
+}
+
+// reachesExec starts ln with the runner's own fork and reports whether its
+// child got as far as exec.
+func reachesExec(ln *launch) bool {
+	_, _, _, err := rawStart(ln)
 	var se *startError
 	return errors.As(err, &se) && se.step == stepExec
 }

@@ -56,10 +56,6 @@ type Options struct {
 	// Containment is how a call's processes are ended with it; the zero
 	// value picks the best this system offers (see Containment).
 	Containment Containment
-	// SimulateNoLandlock makes the runner behave as on a kernel without
-	// Landlock. It is a test hook, for the layers above too: with it a
-	// required sandbox refuses every sandboxed call.
-	SimulateNoLandlock bool
 }
 
 // Defaults for Options fields left at zero.
@@ -85,6 +81,15 @@ type Local struct {
 	// skipPathCheck turns off the re-check of path arguments, so a test can
 	// show the sandbox alone holding a swapped path. Tests only.
 	skipPathCheck bool
+	// simulate makes the runner behave as on a system that lacks what it
+	// names. Tests only; set before the first run.
+	simulate simulated
+}
+
+// simulated names what a test makes a Local do without.
+type simulated struct {
+	noLandlock bool // a kernel without Landlock
+	noRawFork  bool // no fork of the runner's own (no clone3, or another architecture)
 }
 
 // Local is the real Runner.

@@ -4,6 +4,7 @@ package exec
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,16 +13,18 @@ import (
 
 func TestLocalRun_SandboxModes(t *testing.T) {
 	root := realTempDir(t)
+	const noFork = "the runner cannot start a confined child here (it needs clone3, Linux 5.5, on amd64 or arm64)"
 	tests := []struct {
 		name        string
 		opts        Options
+		sim         simulated
 		sandbox     *Sandbox
 		wantRefused string // substring of the refusal; empty: it runs
 		wantCreated bool   // the command's file write went through
 		wantConf    Confinement
 	}{
 		{name: "required, without Landlock, is refused with the reason",
-			opts: Options{Sandbox: SandboxRequired, SimulateNoLandlock: true}, sandbox: &Sandbox{},
+			opts: Options{Sandbox: SandboxRequired}, sim: simulated{noLandlock: true}, sandbox: &Sandbox{},
 			wantRefused: "sandbox required, but the kernel has no Landlock (simulated): the filesystem is not confined",
 			wantConf: Confinement{Network: NetworkDenied, NetworkBy: []string{"seccomp"}, Containment: ContainSubreaper,
 				Unconfined: "the kernel has no Landlock (simulated): the filesystem is not confined"}},
@@ -32,16 +35,23 @@ func TestLocalRun_SandboxModes(t *testing.T) {
 			opts: Options{Sandbox: SandboxRequired}, sandbox: &Sandbox{},
 			wantConf: Confinement{Landlock: 7, Network: NetworkDenied, NetworkBy: []string{"seccomp", "landlock"}, Containment: ContainSubreaper}},
 		{name: "best effort, without Landlock, runs and says so",
-			opts: Options{SimulateNoLandlock: true}, sandbox: &Sandbox{}, wantCreated: true,
+			sim: simulated{noLandlock: true}, sandbox: &Sandbox{}, wantCreated: true,
 			wantConf: Confinement{Network: NetworkDenied, NetworkBy: []string{"seccomp"}, Containment: ContainSubreaper,
 				Unconfined: "the kernel has no Landlock (simulated): the filesystem is not confined"}},
+		{name: "required, without the runner's own fork, is refused with the reason",
+			opts: Options{Sandbox: SandboxRequired}, sim: simulated{noRawFork: true}, sandbox: &Sandbox{},
+			wantRefused: "sandbox required, but it could not be applied: " + noFork,
+			wantConf:    Confinement{Network: NetworkUnconfined, Containment: ContainSubreaper, Unconfined: noFork}},
+		{name: "best effort, without the runner's own fork, runs unconfined and says so",
+			sim: simulated{noRawFork: true}, sandbox: &Sandbox{}, wantCreated: true,
+			wantConf: Confinement{Network: NetworkUnconfined, Containment: ContainSubreaper, Unconfined: noFork}},
 		{name: "off runs unconfined",
 			opts: Options{Sandbox: SandboxOff}, sandbox: &Sandbox{}, wantCreated: true,
 			wantConf: Confinement{Network: NetworkUnconfined, Containment: ContainSubreaper, Unconfined: "the sandbox is off"}},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := sandboxLocal(t, tt.opts)
+			l := simulatedLocal(t, tt.opts, tt.sim)
 			target := filepath.Join(root, strings.Repeat("f", i+1))
 			cmd := helperCmd(t, "create", target)
 			cmd.Sandbox = tt.sandbox
@@ -70,16 +80,27 @@ func TestLocalProbe_ReportsThisMachine(t *testing.T) {
 	l := sandboxLocal(t, Options{})
 	sup := l.Probe()
 	t.Logf("%s", sup)
-	if sup.OS != "linux" || sup.Mode != SandboxBestEffort || sup.Containment != ContainSubreaper || !sup.PinnedExec {
+	if sup.Mode != SandboxBestEffort || sup.Containment != ContainSubreaper {
 		t.Errorf("probe %+v", sup)
 	}
 	if !strings.HasPrefix(sup.String(), "sandbox best-effort: landlock v") {
 		t.Errorf("summary %q", sup)
 	}
-	simulated := NewLocal(Options{SimulateNoLandlock: true, Sandbox: SandboxRequired})
-	t.Cleanup(func() { simulated.Close() })
-	if s := simulated.Probe(); s.Landlock != 0 || !strings.Contains(s.String(), "unconfined (the kernel has no Landlock (simulated))") {
+	if sup.Seccomp && (sup.NetNamespace || l.os.sandbox.netnsFD >= 0) {
+		t.Errorf("the probe made a network namespace, which no run joins where the socket filter holds: %+v", sup)
+	}
+	if (os.Geteuid() != 0 && sup.DropsCapabilities) || strings.Contains(sup.String(), "root's capabilities dropped") != sup.DropsCapabilities {
+		t.Errorf("capabilities: %+v, %q", sup, sup)
+	}
+	noLandlock := simulatedLocal(t, Options{Sandbox: SandboxRequired}, simulated{noLandlock: true})
+	if s := noLandlock.Probe(); s.Landlock != 0 || !strings.Contains(s.String(), "unconfined (the kernel has no Landlock (simulated))") {
 		t.Errorf("simulated probe %+v, %q", s, s)
+	}
+	// Without the runner's own fork no part of the sandbox reaches a child,
+	// the network included, whatever the kernel has.
+	noFork := simulatedLocal(t, Options{}, simulated{noRawFork: true})
+	if s := noFork.Probe(); s.Landlock != 0 || s.Seccomp || s.NetNamespace || s.Network() != NetworkUnconfined {
+		t.Errorf("probe without the runner's fork %+v, %q", s, s)
 	}
 }
 

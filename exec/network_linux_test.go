@@ -118,14 +118,14 @@ func TestSandbox_EachNetworkLayerDeniesAlone(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := sandboxLocal(t, Options{SimulateNoLandlock: tt.keep != "landlock"})
+			l := simulatedLocal(t, Options{}, simulated{noLandlock: tt.keep != "landlock"})
 			s := &l.os.sandbox
 			s.probe()
 			if tt.keep != "seccomp" {
 				s.filter, s.fprog = nil, nil
 			}
 			if tt.keep != "namespace" {
-				s.close() // lets go of the namespace Probe made
+				s.close() // lets go of any namespace made
 				s.netnsErr = errors.New("no namespace in this test")
 			}
 			for _, mptcp := range []bool{false, true} {

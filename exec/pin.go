@@ -6,22 +6,24 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
-// maxSymlinks bounds symlink resolution, as the kernel's ELOOP does.
-const maxSymlinks = 40
+// MaxSymlinks is how many symlinks Resolve follows in one path before it
+// gives up, as many as the kernel follows before ELOOP.
+const MaxSymlinks = 40
 
 // Resolve makes the absolute path p canonical the way a path argument is
 // resolved when a call is expanded: every symlink is followed, also in the
 // parts that do not exist yet (a dangling link leads to its target, which
 // writing through it would create). The runner resolves each path argument
-// with it right before start; config should use it too, so that the check
-// and the expansion agree.
+// with it right before start, and config when it expands a call, so that
+// the check and the expansion agree.
 func Resolve(p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		return "", fmt.Errorf("path %q is not absolute", p)
 	}
-	return resolveWithin(filepath.Clean(p), maxSymlinks)
+	return resolveWithin(filepath.Clean(p), MaxSymlinks)
 }
 
 // resolveWithin resolves p with at most hops symlinks left to follow.
@@ -30,6 +32,11 @@ func resolveWithin(p string, hops int) (string, error) {
 		return "", errors.New("too many levels of symbolic links")
 	}
 	real, err := filepath.EvalSymlinks(p)
+	if err != nil && strings.HasSuffix(err.Error(), "too many links") {
+		// EvalSymlinks says ELOOP in words of its own, and no error to
+		// test for.
+		return "", errors.New("too many levels of symbolic links")
+	}
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return real, err
 	}

@@ -8,8 +8,6 @@ import (
 // Support is what this machine lets the runner enforce, as `assent check`
 // and the console's header report it. Local.Probe finds it out.
 type Support struct {
-	// OS is the operating system, as Go names it.
-	OS string `json:"os"`
 	// Mode is the runner's sandbox mode.
 	Mode SandboxMode `json:"mode"`
 	// Landlock is the kernel's Landlock ABI version, 0 when it has none;
@@ -18,19 +16,17 @@ type Support struct {
 	NoLandlock string `json:"no_landlock,omitempty"`
 	// Seccomp says a command without network is refused every socket.
 	Seccomp bool `json:"seccomp,omitempty"`
-	// NetNamespace says an empty network namespace can be made (it takes
-	// CAP_SYS_ADMIN); a command without network joins it where seccomp
-	// does not work.
+	// NetNamespace says a command without network joins an empty network
+	// namespace: seccomp does not work here, and one can be made (it takes
+	// CAP_SYS_ADMIN).
 	NetNamespace bool `json:"net_namespace,omitempty"`
 	// DropsCapabilities says a sandboxed program run as root gets no
 	// capabilities (a root that keeps them can step around any sandbox:
-	// kernel modules, raw I/O, bpf, mounts).
+	// kernel modules, raw I/O, bpf, mounts). Only a runner that holds
+	// root's capabilities itself has them to drop.
 	DropsCapabilities bool `json:"drops_capabilities,omitempty"`
 	// Containment is how runs hold their processes.
 	Containment Containment `json:"containment"`
-	// PinnedExec says a pinned program runs from the very file whose
-	// identity was checked (through /proc/self/fd), not by its path again.
-	PinnedExec bool `json:"pinned_exec,omitempty"`
 }
 
 // NetworkBy lists what denies a command without network here, as its
@@ -65,8 +61,10 @@ func (s Support) Network() string {
 
 // String is one line for the console header and `assent check`, for
 // example "sandbox best-effort: landlock v7 · network denied (seccomp,
-// landlock) · subreaper" or "sandbox best-effort: unconfined (the
-// kernel has no Landlock) · network unconfined · process-group".
+// landlock) · subreaper", "sandbox required: landlock v7 · network denied
+// (seccomp, landlock) · root's capabilities dropped · subreaper" (a runner
+// that is root) or "sandbox best-effort: unconfined (the kernel has no
+// Landlock) · network unconfined · process-group".
 func (s Support) String() string {
 	fsPart := fmt.Sprintf("landlock v%d", s.Landlock)
 	if s.Landlock == 0 {
@@ -75,5 +73,9 @@ func (s Support) String() string {
 	if s.Mode == SandboxOff {
 		return "sandbox off · " + string(s.Containment)
 	}
-	return fmt.Sprintf("sandbox %s: %s · network %s · %s", s.Mode, fsPart, s.Network(), s.Containment)
+	caps := ""
+	if s.DropsCapabilities {
+		caps = " · root's capabilities dropped"
+	}
+	return fmt.Sprintf("sandbox %s: %s · network %s%s · %s", s.Mode, fsPart, s.Network(), caps, s.Containment)
 }

@@ -16,15 +16,8 @@ func Quote(s string) string {
 	if s == "" {
 		return "''"
 	}
-	if at, _ := Hidden(s); at >= 0 {
-		var b strings.Builder
-		b.WriteString("$'")
-		walk(s, func(piece, what string) bool {
-			writeEscaped(&b, piece, what != "", true)
-			return true
-		})
-		b.WriteByte('\'')
-		return b.String()
+	if e, ok := escaped(s, true); ok {
+		return e
 	}
 	plain := true
 	for _, r := range s {
@@ -44,15 +37,30 @@ func Quote(s string) string {
 // letters and marks on a visible character, is kept. Everything assent puts
 // on a terminal that it did not write itself passes through Escape or Quote.
 func Escape(s string) string {
+	if e, ok := escaped(s, false); ok {
+		return e
+	}
+	return s
+}
+
+// escaped returns s with its hidden pieces written as escapes, inside
+// $'...' when quoted, and false when s hides nothing.
+func escaped(s string, quoted bool) (string, bool) {
 	if at, _ := Hidden(s); at < 0 {
-		return s
+		return "", false
 	}
 	var b strings.Builder
+	if quoted {
+		b.WriteString("$'")
+	}
 	walk(s, func(piece, what string) bool {
-		writeEscaped(&b, piece, what != "", false)
+		writeEscaped(&b, piece, what != "", quoted)
 		return true
 	})
-	return b.String()
+	if quoted {
+		b.WriteByte('\'')
+	}
+	return b.String(), true
 }
 
 // writeEscaped writes piece to b: as it is when it is shown, with every

@@ -29,9 +29,6 @@ func pathIDs(sb *Sandbox) []fileID {
 	return ids
 }
 
-// sameIDs reports whether two pathIDs results agree.
-func sameIDs(a, b []fileID) bool { return slices.Equal(a, b) }
-
 // build makes the rules for cmd's sandbox: the Landlock ruleset (when the
 // kernel has Landlock) and, when the command has no network, the socket
 // filter or, where seccomp is not to be had, a descriptor of the empty
@@ -120,41 +117,40 @@ func (s *sandboxes) ruleset(sb *Sandbox, prog *programFile) (*ruleset, error) {
 func (s *sandboxes) describe(sb *Sandbox, sr *sandboxRules, netnsErr error) (Confinement, string) {
 	var c Confinement
 	var missing []string
-	parts := struct{ landlock, netns, seccomp bool }{sr.landlock >= 0, sr.netns >= 0, sr.filter}
-	if parts.landlock {
+	landlock, netns := sr.landlock >= 0, sr.netns >= 0
+	if landlock {
 		c.Landlock = s.abi
 	} else {
 		missing = append(missing, s.noABI+": the filesystem is not confined")
 	}
-	switch {
-	case sb.Network:
+	if sb.Network {
 		c.Network = NetworkAllowed
+		return c, strings.Join(missing, "; ")
+	}
+	if netns {
+		c.NetworkBy = append(c.NetworkBy, "namespace")
+	}
+	if sr.filter {
+		c.NetworkBy = append(c.NetworkBy, "seccomp")
+	}
+	if landlock && s.abi >= 4 {
+		c.NetworkBy = append(c.NetworkBy, "landlock")
+	}
+	switch {
+	case sr.filter:
+		c.Network = NetworkDenied
+	case netns:
+		c.Network = NetworkDenied
+		missing = append(missing, "unix sockets of local daemons stay reachable (no seccomp here)")
+	case landlock && s.abi >= 4:
+		c.Network = NetworkTCPDenied
+		missing = append(missing, "only TCP is denied: UDP and MPTCP are open (no network namespace or seccomp here)")
 	default:
-		if parts.netns {
-			c.NetworkBy = append(c.NetworkBy, "namespace")
-		}
-		if parts.seccomp {
-			c.NetworkBy = append(c.NetworkBy, "seccomp")
-		}
-		if parts.landlock && s.abi >= 4 {
-			c.NetworkBy = append(c.NetworkBy, "landlock")
-		}
-		switch {
-		case parts.seccomp:
-			c.Network = NetworkDenied
-		case parts.netns:
-			c.Network = NetworkDenied
-			missing = append(missing, "unix sockets of local daemons stay reachable (no seccomp here)")
-		case parts.landlock && s.abi >= 4:
-			c.Network = NetworkTCPDenied
-			missing = append(missing, "only TCP is denied: UDP and MPTCP are open (no network namespace or seccomp here)")
-		default:
-			c.Network = NetworkUnconfined
-			missing = append(missing, "the network is not confined")
-		}
-		if !parts.netns && netnsErr != nil && len(missing) > 0 {
-			missing = append(missing, netnsErr.Error())
-		}
+		c.Network = NetworkUnconfined
+		missing = append(missing, "the network is not confined")
+	}
+	if !netns && netnsErr != nil && len(missing) > 0 {
+		missing = append(missing, netnsErr.Error())
 	}
 	return c, strings.Join(missing, "; ")
 }

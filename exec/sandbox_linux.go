@@ -5,6 +5,7 @@ package exec
 import (
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ type sandboxes struct {
 	l *Local
 
 	probeOnce sync.Once
+	noSandbox string // why no part of a sandbox can reach a child here; empty when some can
 	abi       int    // Landlock ABI, 0 when none
 	noABI     string // why there is none
 	filter    []unix.SockFilter
@@ -48,7 +50,7 @@ func (s *sandboxes) probe() {
 	s.probeOnce.Do(func() {
 		abi, err := landlockABI()
 		switch {
-		case s.l.opts.SimulateNoLandlock:
+		case s.l.simulate.noLandlock:
 			s.noABI = "the kernel has no Landlock (simulated)"
 		case err != nil:
 			s.noABI = err.Error()
@@ -56,8 +58,9 @@ func (s *sandboxes) probe() {
 			s.abi = abi
 		}
 		switch {
-		case !s.l.os.rawFork():
-			s.abi, s.noABI = 0, "the runner cannot start a confined child here (it needs clone3, Linux 5.5, on amd64 or arm64)"
+		case !s.l.rawFork():
+			s.noSandbox = "the runner cannot start a confined child here (it needs clone3, Linux 5.5, on amd64 or arm64)"
+			s.abi, s.noABI = 0, s.noSandbox
 		default:
 			if s.filter = socketFilter(); s.filter != nil {
 				s.fprog = &unix.SockFprog{Len: uint16(len(s.filter)), Filter: &s.filter[0]}
@@ -163,13 +166,19 @@ func sandboxKey(sb *Sandbox, prog *programFile) string {
 // they were made for (a root removed and made again) are replaced.
 func (s *sandboxes) rulesFor(cmd Command, prog *programFile) (*sandboxRules, error) {
 	s.probe()
+	if s.noSandbox != "" {
+		// A child started without the runner's own fork applies nothing
+		// to itself: built rules (the namespace, say) would only make its
+		// start fail.
+		return nil, errors.New(s.noSandbox)
+	}
 	key := sandboxKey(cmd.Sandbox, prog)
 	ids := pathIDs(cmd.Sandbox)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.clock++
 	if sr := s.rules[key]; sr != nil {
-		if sameIDs(sr.ids, ids) {
+		if slices.Equal(sr.ids, ids) {
 			sr.refs++
 			sr.used = s.clock
 			return sr, nil

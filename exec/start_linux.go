@@ -69,9 +69,9 @@ func (r *run) start(pl *plan, out func(Chunk)) error {
 			return err
 		}
 	}
-	ln := &launch{path: r.cmd.Path, execFD: -1, argv: r.cmd.Argv, env: r.l.environ(r.cmd.Env), dir: r.cmd.Dir,
-		files: [3]int{stdin.childEnd(), fds[1], fds[3]}, setsid: r.l.opts.NewSession,
-		netns: -1, rules: -1, cloneflags: pl.cloneflags, nofile: r.l.os.nofile()}
+	ln := &launch{setup: setup{execFD: -1, files: [3]int{stdin.childEnd(), fds[1], fds[3]}, setsid: r.l.opts.NewSession,
+		netns: -1, rules: -1, nofile: r.l.os.nofile()},
+		path: r.cmd.Path, argv: r.cmd.Argv, env: r.l.environ(r.cmd.Env), dir: r.cmd.Dir, cloneflags: pl.cloneflags}
 	if pl.execFD {
 		ln.execFD = pl.prog
 	}

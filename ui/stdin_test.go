@@ -7,7 +7,6 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/human"
 	"github.com/assent-sh/assent/queue"
 )
@@ -85,8 +84,11 @@ func TestEditDialog_EditsStdin(t *testing.T) {
 	f := newFixture(t, nil)
 	script := harmlessScript()
 	edited := strings.Replace(script, evilLine, "echo no network today", 1)
-	f.Runner.ExpectCommand(exec.Command{Path: "/usr/bin/dd", Argv: []string{"dd", "of=/usr/share/setup.sh", "status=none"},
-		Dir: "/usr", Stdin: edited})
+	want, err := f.Config().Tool("write_file").Expand(map[string]any{"path": scriptArgs["path"], "content": edited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Runner.ExpectCommand(want)
 	h := newHarness(t, f, nil)
 	id, ch := h.pending("write_file", scriptArgs)
 	h.pastGrace()

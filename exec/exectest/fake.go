@@ -28,8 +28,8 @@ type Fake struct {
 type Run struct {
 	// Argv must equal the command's argv.
 	Argv []string
-	// Whole, when set, must equal the command in its program path,
-	// working directory, environment and stdin too (ExpectCommand).
+	// Whole, when set, must be the command in everything that decides
+	// what runs, as Command.Hash covers it (ExpectCommand).
 	Whole *exec.Command
 	// Output is sent to the caller's callback, in order, before the run ends.
 	Output []exec.Chunk
@@ -44,6 +44,7 @@ type Run struct {
 	// Repeat lets the run match any number of times.
 	Repeat bool
 
+	hash    string // Whole's, when set
 	used    bool
 	started sync.Once
 }
@@ -60,21 +61,23 @@ func (f *Fake) Expect(argv ...string) *Run {
 	return r
 }
 
-// ExpectCommand adds an expected run that must match cmd as a whole: its
-// program path, argv, working directory, environment and stdin.
+// ExpectCommand adds an expected run that must match cmd as a whole: in
+// every field Command.Hash covers (program path and identity, argv,
+// working directory, environment, stdin, timeout, output cap and what
+// happens past it, sandbox and path checks).
 func (f *Fake) ExpectCommand(cmd exec.Command) *Run {
 	r := f.Expect(cmd.Argv...)
 	r.Whole = &cmd
+	r.hash = cmd.Hash()
 	return r
 }
 
 // matches reports whether cmd is the run's command.
 func (r *Run) matches(cmd exec.Command) bool {
-	if !slices.Equal(r.Argv, cmd.Argv) {
-		return false
+	if r.Whole != nil {
+		return cmd.Hash() == r.hash
 	}
-	w := r.Whole
-	return w == nil || (w.Path == cmd.Path && w.Dir == cmd.Dir && slices.Equal(w.Env, cmd.Env) && w.Stdin == cmd.Stdin)
+	return slices.Equal(r.Argv, cmd.Argv)
 }
 
 // Stdout sets the run's output to one stdout chunk.
@@ -110,7 +113,8 @@ func (f *Fake) Run(ctx context.Context, cmd exec.Command, out func(exec.Chunk)) 
 	}
 	f.mu.Unlock()
 	if r == nil {
-		f.t.Errorf("exectest: unexpected command %s (path %s, cwd %q, env %q, stdin %q)", cmd, cmd.Path, cmd.Dir, cmd.Env, cmd.Stdin)
+		f.t.Errorf("exectest: unexpected command %s (path %s, cwd %q, env %q, stdin %q, timeout %v, max output %d %s, sandbox %+v, program %+v, paths %+v)",
+			cmd, cmd.Path, cmd.Dir, cmd.Env, cmd.Stdin, cmd.Timeout, cmd.MaxOutput, cmd.OnOverflow, cmd.Sandbox, cmd.Program, cmd.Paths)
 		return exec.Result{ExitCode: 127, StartError: "unexpected command in test: " + strings.Join(cmd.Argv, " ")}
 	}
 	start := time.Now()
