@@ -22,7 +22,7 @@ func TestAppend_SecretsNeverReachTheFile(t *testing.T) {
 	const (
 		password = "hunter2-correct-horse"
 		apiKey   = "sk-live-51Habc"
-		pin      = "4921"
+		pin      = "qz49" // not hex: hashes and tokens cannot hold it by chance
 	)
 	secrets := []string{password, apiKey, pin}
 	j := openTest(t, Options{})
