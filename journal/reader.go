@@ -15,9 +15,6 @@ type ReadOptions struct {
 	// Poll is how often a following Reader looks for more; zero means
 	// DefaultPoll.
 	Poll time.Duration
-	// Bookkeeping includes the journal's own records (Opened, Sealed,
-	// Closed), which only verification needs.
-	Bookkeeping bool
 	// Brief leaves out of each record what a table of calls does not show
 	// (arguments, environment, stdin, output, hashes), which is most of the
 	// time decoding takes.
