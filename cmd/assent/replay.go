@@ -84,22 +84,25 @@ func replayOptionsFrom(cmd *cobra.Command, journalPath string) (replayOptions, e
 	}
 	o.dry, _ = f.GetBool("dry-run")
 	o.json, _ = f.GetBool("json")
-	o.filter.Tool, _ = f.GetString("tool")
 	o.filter.Call, _ = f.GetString("call")
+	if tool, _ := f.GetString("tool"); tool != "" {
+		if o.filter.Tool, err = toolGlob(tool); err != nil {
+			return o, err
+		}
+	}
 	if since, _ := f.GetString("since"); since != "" {
 		if o.filter.Since, err = parseSince(since, time.Now()); err != nil {
 			return o, err
 		}
 	}
-	return o, o.filter.Check()
+	return o, nil
 }
 
 func (o replayOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
-	recs, err := journal.Read(o.journal)
+	calls, err := replay.Read(ctx, o.journal, o.filter)
 	if err != nil {
 		return err
 	}
-	calls := o.filter.Select(journal.Calls(recs))
 	r := &replayReport{w: stdout, json: o.json}
 	switch {
 	case o.dry:

@@ -73,3 +73,26 @@ func TestReplay_DryRun(t *testing.T) {
 		t.Fatalf("calls missing from the report: %v\n%s", want, out)
 	}
 }
+
+// A filter that cannot be applied is refused while the flags are read,
+// naming the flag, before any journal is read.
+func TestReplay_BadFilter(t *testing.T) {
+	inTempState(t)
+	missing := filepath.Join(t.TempDir(), "none")
+	for _, tt := range []struct {
+		name string
+		args []string
+		say  string
+	}{
+		{"a character class", []string{"--tool", "[x]"}, `--tool "[x]" is not a valid glob`},
+		{"a lone backslash", []string{"--tool", `x\`}, `--tool "x\\" is not a valid glob`},
+		{"a bad time", []string{"--since", "yesterday"}, `--since "yesterday" is neither`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := run(t, append([]string{"replay", missing, "--dry-run"}, tt.args...)...)
+			if err == nil || !strings.Contains(err.Error(), tt.say) {
+				t.Errorf("err = %v, want one saying %s\n%s", err, tt.say, out)
+			}
+		})
+	}
+}
