@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/assent-sh/assent/journal"
+	"github.com/assent-sh/assent/replay"
 )
 
 func TestReplay_DryRun(t *testing.T) {
@@ -71,6 +72,18 @@ func TestReplay_DryRun(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Fatalf("calls missing from the report: %v\n%s", want, out)
+	}
+}
+
+// A skipped call's reason may carry the queue's error text, which may hold
+// what the agent sent: it is printed escaped, as the dry run prints its
+// phrases, never raw.
+func TestReplayReport_EscapesWhyACallWasSkipped(t *testing.T) {
+	var out strings.Builder
+	r := &replayReport{w: &out}
+	r.compared(replay.Comparison{Call: "c1", Tool: "say", Skipped: "refused today: bad value \x1b[2J\u202e"})
+	if got, want := out.String(), `c1  say  skipped: refused today: bad value \x1b[2J\u202e`+"\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
 	}
 }
 
