@@ -16,7 +16,7 @@ import (
 // log line, never submitted.
 func TestE2E_ReplayHeadless(t *testing.T) {
 	e := newE2E(t)
-	old := filepath.Join(e.dir, "state", "old.jsonl")
+	old := filepath.Join(e.dir, "state", "old")
 	j, err := journal.Open(old, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func TestE2E_ReplayHeadless(t *testing.T) {
 	}
 	// Headless replay serves nothing and ends by itself; it exits 3, since
 	// these calls come out differently from their records.
-	fresh := filepath.Join(e.dir, "state", "fresh.jsonl")
+	fresh := filepath.Join(e.dir, "state", "fresh")
 	cmd := e.command(t.Context(), "replay", old, "--headless", "--tools", e.tools, "--journal", fresh)
 	stderr, stdout := &servertest.Buffer{}, &servertest.Buffer{}
 	cmd.Stderr, cmd.Stdout = stderr, stdout

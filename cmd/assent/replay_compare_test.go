@@ -10,10 +10,10 @@ import (
 	"github.com/assent-sh/assent/journal"
 )
 
-// writeJournal writes records to a new journal file and returns its path.
+// writeJournal writes records to a new journal directory and returns it.
 func writeJournal(t *testing.T, recs []journal.Record) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "then.jsonl")
+	path := filepath.Join(t.TempDir(), "then")
 	j, err := journal.Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestReplay_HeadlessCompares(t *testing.T) {
 		t.Fatal(err)
 	}
 	stable := writeJournal(t, ranThen("then-1", "say", map[string]any{"word": "hello"}, "hello\n"))
-	fresh := filepath.Join(state, "fresh.jsonl")
+	fresh := filepath.Join(state, "fresh")
 	out, err := run(t, "replay", stable, "--headless", "--tools", tools, "--journal", fresh)
 	if err != nil || !strings.Contains(out, "then-1  say  same (replayed as ") {
 		t.Fatalf("stable call: %v\n%s", err, out)

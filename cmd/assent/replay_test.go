@@ -16,7 +16,7 @@ func TestReplay_DryRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	path := filepath.Join(t.TempDir(), "journal")
 	j, err := journal.Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
