@@ -2,36 +2,17 @@ package replay
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/assent-sh/assent/journal"
+	"github.com/assent-sh/assent/journal/journaltest"
 	"github.com/assent-sh/assent/policy"
 )
 
-// journalOf writes records to a new journal directory and returns it.
-func journalOf(t *testing.T, recs ...journal.Record) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "journal")
-	j, err := journal.Open(dir, journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if _, err := j.Append(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 func TestRead_Filters(t *testing.T) {
-	dir := journalOf(t,
+	dir := journaltest.Write(t, "journal",
 		journal.Record{Call: "a", Event: journal.Received, Tool: "read_file", Args: map[string]any{"path": "/etc/hosts"}},
 		journal.Record{Call: "b", Event: journal.Received, Tool: "write_file"},
 		journal.Record{Call: "a", Event: journal.Finished, Exit: journal.ExitCode(0), Ending: journal.Exited,

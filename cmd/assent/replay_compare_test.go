@@ -8,25 +8,13 @@ import (
 	"testing"
 
 	"github.com/assent-sh/assent/journal"
+	"github.com/assent-sh/assent/journal/journaltest"
 )
 
 // writeJournal writes records to a new journal directory and returns it.
 func writeJournal(t *testing.T, recs []journal.Record) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "then")
-	j, err := journal.Open(path, journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if _, err := j.Append(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return journaltest.Write(t, "then", recs...)
 }
 
 // ranThen is the records of a call that ran and wrote stdout.
