@@ -57,7 +57,8 @@ type Call struct {
 // Read returns every record of the journal at path (a directory or a
 // single file) that describes a call or a recovery, in time order: the
 // records only verification needs are left out. It holds the whole journal
-// in memory; `assent log` streams with a CallReader instead.
+// in memory; `assent log` and `assent replay` stream with a CallReader
+// instead.
 func Read(path string) ([]Record, error) {
 	return readAll(path, ReadOptions{})
 }

@@ -91,6 +91,9 @@ type chain struct {
 	seq     int64  // seq of the last record
 	prev    string // hash of the last record, as it states it
 	fault   *Fault
+	// resync: the next line follows a gap (a missing file), so the chain
+	// takes up from what it states, and the gap is reported once.
+	resync bool
 }
 
 // add checks one line (without its newline). ok is false when the line is
@@ -99,13 +102,19 @@ func (c *chain) add(line []byte) (h head, ok bool) {
 	if c.line >= 0 {
 		c.line++
 	}
-	want := c.seq + 1
+	resync := c.resync
+	c.resync = false
 	if err := decodeHead(line, &h); err != nil {
+		want := c.seq + 1
 		c.flag(want, "is not a JSON record: "+err.Error())
 		sum := sha256.Sum256(line)
 		c.seq, c.prev = want, hex.EncodeToString(sum[:])
 		return head{}, false
 	}
+	if resync {
+		c.seq, c.prev = h.Seq-1, h.Prev
+	}
+	want := c.seq + 1
 	c.records++
 	stated, actual, framed := lineHashes(line)
 	switch {
@@ -131,9 +140,10 @@ func (c *chain) flag(seq int64, problem string) {
 	}
 }
 
-// walk feeds every complete line of lines to c and hands each to each (when
-// not nil), stopping at the first error it returns. Verify, recovery and
-// the reader's checks are the same walk with different eyes.
+// walk feeds every complete line of lines to c and hands each to each,
+// stopping at the first error it returns. Verify (of a single file, and of
+// each file of a segment) and recovery are this walk with different eyes.
+// The Reader checks no chain: `assent log` lists, `--verify` checks.
 func (c *chain) walk(lines *lineReader, each func(h head, ok bool, line []byte) error) error {
 	for {
 		line, err := lines.next()
@@ -144,10 +154,8 @@ func (c *chain) walk(lines *lineReader, each func(h head, ok bool, line []byte) 
 			return err
 		}
 		h, ok := c.add(line)
-		if each != nil {
-			if err := each(h, ok, line); err != nil {
-				return err
-			}
+		if err := each(h, ok, line); err != nil {
+			return err
 		}
 	}
 }

@@ -11,9 +11,14 @@ import (
 type CallOptions struct {
 	ReadOptions
 	// Events keeps each call's records in Call.Events, whole. Without it
-	// records are read Brief and a call holds only what its records fold
-	// into, less its arguments and output: all a table of calls shows.
+	// or Whole, records are read Brief and a call holds only what its
+	// records fold into, less its arguments and output: all a table of
+	// calls shows.
 	Events bool
+	// Whole reads each record whole, so that each call holds all its
+	// records fold into (arguments, edit and output included, as replay
+	// needs them), without keeping the records in Call.Events.
+	Whole bool
 	// Since leaves out the calls whose first record is older.
 	Since time.Time
 }
@@ -52,7 +57,7 @@ type slot struct {
 // NewCallReader opens the journal at path for streaming its calls; see
 // NewReader for what path may be.
 func NewCallReader(path string, opts CallOptions) (*CallReader, error) {
-	opts.Brief = !opts.Events
+	opts.Brief = !opts.Events && !opts.Whole
 	r, err := NewReader(path, opts.ReadOptions)
 	if err != nil {
 		return nil, err

@@ -105,19 +105,37 @@ func TestCallReader_Since(t *testing.T) {
 	}
 }
 
-func TestCallReader_Events(t *testing.T) {
-	j := overlapping(t)
-	j.Close()
-	for _, events := range []bool{false, true} {
-		c, err := NewCallReader(j.Dir(), CallOptions{Events: events})
-		if err != nil {
-			t.Fatal(err)
-		}
-		call, err := c.Next(context.Background())
-		c.Close()
-		if err != nil || (len(call.Events) == 3) != events {
-			t.Errorf("Events %v: call %+v, %v", events, call, err)
-		}
+// A CallReader reads Brief unless asked for records (Events) or whole
+// calls (Whole, as replay needs): only then does a call hold its arguments
+// and output, and only Events keeps the records.
+func TestCallReader_EventsAndWhole(t *testing.T) {
+	dir, _ := journalOf(t, 1, Options{})
+	for _, tt := range []struct {
+		name   string
+		opts   CallOptions
+		whole  bool
+		events int
+	}{
+		{"brief", CallOptions{}, false, 0},
+		{"whole", CallOptions{Whole: true}, true, 0},
+		{"events", CallOptions{Events: true}, true, 4},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := NewCallReader(dir, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			call, err := c.Next(context.Background())
+			if err != nil || call.ID != "c1" || call.Ending != Exited {
+				t.Fatalf("call %+v, %v", call, err)
+			}
+			whole := call.Args["pattern"] == "TODO" && string(call.Stdout.Data()) == "src/a.go:3: // TODO\n"
+			if whole != tt.whole || len(call.Events) != tt.events {
+				t.Errorf("args %v, stdout %v, %d events; want whole %v, %d events",
+					call.Args, call.Stdout, len(call.Events), tt.whole, tt.events)
+			}
+		})
 	}
 }
 

@@ -21,15 +21,13 @@ type Head struct {
 }
 
 // Heads returns the head of every segment of the journal at path, oldest
-// first; a single file has one, named after the file. Only the last line of
-// each segment is read.
+// first; a single file has one, named after the file. path is found as
+// NewReader finds it. Only the last line of each segment is read.
 func Heads(path string) ([]Head, error) {
-	found, dir, err := isDir(path)
+	path, dir, err := locate(path)
 	switch {
 	case err != nil:
 		return nil, err
-	case !found:
-		return nil, missingJournal(path)
 	case !dir:
 		h, err := headOf(path, filepath.Base(path))
 		if err != nil {

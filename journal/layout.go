@@ -3,6 +3,7 @@ package journal
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -136,6 +137,26 @@ func listDir(dir string) (listing, error) {
 	}
 	slices.SortFunc(l.segments, func(a, b segmentFiles) int { return strings.Compare(a.id, b.id) })
 	return l, nil
+}
+
+// locate finds the journal at path, as every reader of a journal does: path
+// itself, a directory or a single file, or, when nothing is there, the
+// single-file journal beside it (legacyFile: the old default location, not
+// yet adopted). It returns the path to read and whether it is a directory;
+// a journal at neither place is missingJournal(path).
+func locate(path string) (found string, dir bool, err error) {
+	info, err := os.Stat(path)
+	if err == nil {
+		return path, info.IsDir(), nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", false, err
+	}
+	legacy := legacyFile(path)
+	if info, err := os.Stat(legacy); err == nil && !info.IsDir() {
+		return legacy, false, nil
+	}
+	return "", false, missingJournal(path)
 }
 
 // isDir reports whether path is an existing directory; a path that does not

@@ -15,9 +15,6 @@ type ReadOptions struct {
 	// Poll is how often a following Reader looks for more; zero means
 	// DefaultPoll.
 	Poll time.Duration
-	// Bookkeeping includes the journal's own records (Opened, Sealed,
-	// Closed), which only verification needs.
-	Bookkeeping bool
 	// Brief leaves out of each record what a table of calls does not show
 	// (arguments, environment, stdin, output, hashes), which is most of the
 	// time decoding takes.
@@ -34,7 +31,6 @@ const DefaultPoll = 200 * time.Millisecond
 // changes nothing and takes no lock: it can read a journal being written.
 // Records come with Segment filled.
 type Reader struct {
-	path    string
 	dir     string // "" for a single file
 	opts    ReadOptions
 	pending []*source  // not begun yet, oldest first
@@ -54,20 +50,12 @@ func NewReader(path string, opts ReadOptions) (*Reader, error) {
 	if opts.Poll <= 0 {
 		opts.Poll = DefaultPoll
 	}
-	r := &Reader{path: path, opts: opts, seen: map[string]bool{}}
-	found, isDir, err := isDir(path)
+	r := &Reader{opts: opts, seen: map[string]bool{}}
+	path, dir, err := locate(path)
 	if err != nil {
 		return nil, err
 	}
-	if !found {
-		if legacy := legacyFile(path); exists(legacy) {
-			found, path = true, legacy
-		}
-	}
-	switch {
-	case !found:
-		return nil, missingJournal(path)
-	case !isDir:
+	if !dir {
 		r.pending = []*source{newFileSource(path, opts)}
 		return r, nil
 	}

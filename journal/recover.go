@@ -31,18 +31,25 @@ type Recovery struct {
 	Problems []string
 }
 
-// Clean reports whether Open found nothing to recover.
+// Clean reports whether Open found nothing to adopt or recover.
 func (r Recovery) Clean() bool {
-	return len(r.Segments) == 0 && len(r.Problems) == 0
+	return r.Adopted == "" && len(r.Segments) == 0 && len(r.Problems) == 0
 }
 
-// String says what recovery found in one line, for the console.
+// String says what Open found and did in one line, for assent's log.
 func (r Recovery) String() string {
 	if r.Clean() {
 		return "nothing to recover"
 	}
 	var parts []string
-	if n := len(r.Segments); n > 0 {
+	if r.Adopted != "" {
+		parts = append(parts, "moved the single-file journal beside the directory into it as segment "+r.Adopted)
+	}
+	switch n := len(r.Segments); n {
+	case 0:
+	case 1:
+		parts = append(parts, "closed segment "+r.Segments[0]+", whose process had ended without closing it")
+	default:
 		parts = append(parts, fmt.Sprintf("closed %d segments whose process had ended without closing them", n))
 	}
 	parts = append(parts, r.repairs()...)

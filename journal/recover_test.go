@@ -203,3 +203,33 @@ func TestOpen_ReportsABreakAfterTheLastSeal(t *testing.T) {
 		t.Errorf("recovered record = %+v; want it to name the break", last)
 	}
 }
+
+// What Open found goes to assent's log as one line, the adoption of an old
+// single-file journal included.
+func TestRecovery_String(t *testing.T) {
+	tests := []struct {
+		name string
+		rec  Recovery
+		want string
+	}{
+		{"clean", Recovery{}, "nothing to recover"},
+		{"adopted and closed", Recovery{Adopted: "L", Segments: []string{"L"}, Interrupted: []string{"c1"}},
+			"moved the single-file journal beside the directory into it as segment L; " +
+				"closed segment L, whose process had ended without closing it; marked 1 unfinished calls interrupted"},
+		{"adopted, closed by another process", Recovery{Adopted: "L"},
+			"moved the single-file journal beside the directory into it as segment L"},
+		{"two dead, a torn line, a problem", Recovery{Segments: []string{"a", "b"}, TornBytes: 5, Problems: []string{"segment c: denied"}},
+			"closed 2 segments whose process had ended without closing them; cut 5 bytes of a torn last line; " +
+				"could not recover segment c: denied"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.rec.String(); got != tt.want {
+				t.Errorf("String() = %q\nwant       %q", got, tt.want)
+			}
+			if tt.rec.Clean() != (tt.want == "nothing to recover") {
+				t.Errorf("Clean() = %v", tt.rec.Clean())
+			}
+		})
+	}
+}

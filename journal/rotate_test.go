@@ -115,3 +115,26 @@ func TestOpen_RecoversRightAfterARotation(t *testing.T) {
 	}
 	mustVerify(t, dir)
 }
+
+// A record larger than a whole file goes into the file it finds, after the
+// opened record, rather than rotating away a file that holds nothing else.
+func TestRotate_ALargeFirstRecordStaysInItsFile(t *testing.T) {
+	j := openTest(t, Options{MaxSize: 1 << 10})
+	mustAppend(t, j, Record{Call: "big", Event: Received, Reason: strings.Repeat("x", 5000)})
+	first := j.Path()
+	if want := partName(j.Segment(), 1); filepath.Base(first) != want {
+		t.Fatalf("the large first record went to %s, want %s", filepath.Base(first), want)
+	}
+	mustAppend(t, j, Record{Call: "big", Event: Decided, Decision: Deny})
+	var events []Event
+	for _, line := range readLines(t, first) {
+		var r Record
+		if err := decodeRecord(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, r.Event)
+	}
+	if want := []Event{Opened, Received, Sealed}; !slices.Equal(events, want) || j.w.part != 2 {
+		t.Errorf("the first file holds %v and the segment is at part %d; want %v, then part 2", events, j.w.part, want)
+	}
+}

@@ -76,7 +76,7 @@ func (s *source) next() (bool, error) {
 		}
 		s.rec.Segment = s.id
 		s.closed = s.rec.Event == Closed
-		if s.opts.Bookkeeping || !s.rec.Event.bookkeeping() {
+		if !s.rec.Event.bookkeeping() {
 			s.ready = true
 			return true, nil
 		}

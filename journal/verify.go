@@ -1,9 +1,7 @@
 package journal
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -79,16 +77,11 @@ func (r *Report) addFault(f Fault) {
 // file of every segment, and every head file. The error is for a journal
 // that could not be read; what does not hold is in the Report's Faults.
 func Verify(path string) (Report, error) {
-	info, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		if legacy := legacyFile(path); exists(legacy) {
-			return Verify(legacy)
-		}
-	}
+	path, dir, err := locate(path)
 	if err != nil {
 		return Report{}, err
 	}
-	if !info.IsDir() {
+	if !dir {
 		return verifyFile(path)
 	}
 	return verifyDir(path)

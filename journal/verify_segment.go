@@ -1,9 +1,7 @@
 package journal
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 )
@@ -83,23 +81,9 @@ func (v *segmentCheck) walkFile(name string, part int, gap, last bool) error {
 		return err
 	}
 	defer f.Close()
-	v.c.file, v.c.line = name, 0
+	v.c.file, v.c.line, v.c.resync = name, 0, gap
 	lines := newLineReader(f)
-	for {
-		line, err := lines.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if gap && lines.lines == 1 {
-			var h head
-			if decodeHead(line, &h) == nil {
-				v.c.seq, v.c.prev = h.Seq-1, h.Prev
-			}
-		}
-		h, ok := v.c.add(line)
+	err = v.c.walk(lines, func(h head, ok bool, line []byte) error {
 		if v.c.fault != nil && !v.chainShown {
 			v.chainShown = true
 			f := *v.c.fault
@@ -107,6 +91,10 @@ func (v *segmentCheck) walkFile(name string, part int, gap, last bool) error {
 			v.rep.addFault(f)
 		}
 		v.check(h, ok, line, part, lines.lines == 1)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	if torn := lines.torn(); torn > 0 && last {
 		v.sr.TornBytes = torn

@@ -20,6 +20,7 @@ type writer struct {
 	f    File
 	part int
 	size int64 // bytes in f
+	bare int64 // bytes in f when it held only its opened record
 	seq  int64 // last seq written
 	prev string
 	enc  *lineEncoder
@@ -70,7 +71,11 @@ func (w *writer) create(part int) error {
 	}
 	w.f, w.part, w.size = file, part, 0
 	w.scratch = Record{Event: Opened, Segment: w.segment, Part: part}
-	return w.put(&w.scratch, false)
+	if err := w.put(&w.scratch, false); err != nil {
+		return err
+	}
+	w.bare = w.size
+	return nil
 }
 
 // append gives r its place in the chain and writes its line, first
@@ -87,7 +92,7 @@ func (w *writer) put(r *Record, mayRotate bool) error {
 	if err != nil {
 		return err
 	}
-	if mayRotate && w.size+int64(len(line)) > w.maxSize && w.seq > 0 {
+	if mayRotate && w.size+int64(len(line)) > w.maxSize && w.size > w.bare {
 		if err := w.rotate(); err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -88,20 +87,6 @@ func compileGlob(text string) (glob, error) {
 	}
 	flush()
 	return shapeGlob(text, elems), nil
-}
-
-// MatchGlob reports whether the whole of s matches the glob pattern, in the
-// dialect rules use for tool and client names, argument values and paths:
-// `*` matches any run of characters ('/' included), `?` one character, a
-// backslash makes the next character literal, and `[` is refused; matching is
-// case-sensitive. An error says what is wrong with the pattern. It lets other parts of assent
-// (`assent log --tool`) take the same globs rules do.
-func MatchGlob(pattern, s string) (bool, error) {
-	g, err := compileGlob(pattern)
-	if err != nil {
-		return false, fmt.Errorf("glob %q: %w", pattern, err)
-	}
-	return g.match(s), nil
 }
 
 // literalGlob is a glob that matches exactly s, whatever characters s holds.

@@ -144,12 +144,35 @@ func TestGlob_AgreesWithRegexp(t *testing.T) {
 	}
 }
 
+// GlobMatcher reads a glob exactly as a rule does, so a filter on the
+// command line (`assent log --tool`, `assent replay --tool`) chooses what a
+// rule with that glob would match.
 func TestGlobMatcher_IsTheRulesDialect(t *testing.T) {
-	match, err := GlobMatcher("git_*")
-	if err != nil || !match("git_status") || match("gh_pr") {
-		t.Errorf("GlobMatcher(git_*) matches wrongly (err %v)", err)
+	tests := []struct {
+		pattern, s string
+		want       bool
+		err        string
+	}{
+		{"git_*", "git_status", true, ""},
+		{"git_*", "gh_pr", false, ""},
+		{"*_file", "head_file", true, ""},
+		{`a\*`, "a*", true, ""},
+		{`a\*`, "ab", false, ""},
+		{"[ab]", "a", false, `"[" is not supported`},
+		{`x\`, "x", false, "lone backslash"},
 	}
-	if _, err := GlobMatcher("[ab]"); err == nil {
-		t.Error("GlobMatcher accepted a character class, which rules refuse")
+	for _, tt := range tests {
+		t.Run(tt.pattern+"~"+tt.s, func(t *testing.T) {
+			match, err := GlobMatcher(tt.pattern)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || match(tt.s) != tt.want {
+				t.Errorf("GlobMatcher(%q)(%q) = %v (err %v); want %v", tt.pattern, tt.s, err == nil && match(tt.s), err, tt.want)
+			}
+		})
 	}
 }

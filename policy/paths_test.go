@@ -124,32 +124,3 @@ func TestDiffRules_ShowsPaths(t *testing.T) {
 		t.Fatalf("diff = %v", got)
 	}
 }
-
-func TestMatchGlob(t *testing.T) {
-	tests := []struct {
-		pattern, s string
-		want       bool
-		err        string
-	}{
-		{"read_*", "read_file", true, ""},
-		{"read_*", "grep_search", false, ""},
-		{"*_file", "head_file", true, ""},
-		{`a\*`, "a*", true, ""},
-		{"[ab]", "a", false, `glob "[ab]": "[" is not supported`},
-		{`x\`, "x", false, "lone backslash"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.pattern+"~"+tt.s, func(t *testing.T) {
-			got, err := MatchGlob(tt.pattern, tt.s)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("error = %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil || got != tt.want {
-				t.Errorf("MatchGlob(%q, %q) = %v, %v; want %v", tt.pattern, tt.s, got, err, tt.want)
-			}
-		})
-	}
-}

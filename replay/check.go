@@ -98,7 +98,11 @@ func (t decidedThen) changed(d policy.Decision) string {
 	}
 	switch {
 	case t.decider == journal.ByRule && string(t.decision) != string(d.Action):
-		return fmt.Sprintf("decision was %s by rule %s, now %s", t.decision, orDash(t.rule), now)
+		then := "a rule"
+		if t.rule != "" {
+			then = "rule " + t.rule
+		}
+		return fmt.Sprintf("decision was %s by %s, now %s", t.decision, then, now)
 	case t.asked && d.Action != policy.Ask:
 		who := "the operator"
 		switch t.decider {
@@ -116,11 +120,4 @@ func (t decidedThen) changed(d policy.Decision) string {
 		return fmt.Sprintf("%s by %s, now %s", verb, who, now)
 	}
 	return ""
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

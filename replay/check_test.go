@@ -20,6 +20,8 @@ func TestDecidedThen_Changed(t *testing.T) {
 		{"rule allow, still allowed", decidedThen{decision: journal.Allow, decider: journal.ByRule}, allowRule, ""},
 		{"rule allow, now denied", decidedThen{decision: journal.Allow, decider: journal.ByRule, rule: "old"}, denyRule,
 			"decision was allow by rule old, now deny by rule no"},
+		{"an unnamed rule's allow, now denied", decidedThen{decision: journal.Allow, decider: journal.ByRule}, denyRule,
+			"decision was allow by a rule, now deny by rule no"},
 		{"operator denied, now allowed", decidedThen{asked: true, decision: journal.Deny, decider: journal.ByOperator}, allowRule,
 			"denied by the operator, now allow by rule r"},
 		{"operator approved, now denied", decidedThen{asked: true, decision: journal.Allow, decider: journal.ByOperator}, denyRule,
@@ -33,18 +35,5 @@ func TestDecidedThen_Changed(t *testing.T) {
 				t.Errorf("changed = %q, want %q", got, tc.want)
 			}
 		})
-	}
-}
-
-func TestFilter(t *testing.T) {
-	calls := []journal.Call{{ID: "a", Tool: "read_file"}, {ID: "b", Tool: "write_file"}}
-	if got := (Filter{Tool: "read_*"}).Select(calls); len(got) != 1 || got[0].ID != "a" {
-		t.Errorf("--tool read_*: %v", got)
-	}
-	if got := (Filter{Call: "b"}).Select(calls); len(got) != 1 || got[0].ID != "b" {
-		t.Errorf("--call b: %v", got)
-	}
-	if err := (Filter{Tool: "[x"}).Check(); err == nil {
-		t.Error("a bad glob was accepted")
 	}
 }

@@ -1,57 +1,57 @@
 package replay
 
 import (
-	"fmt"
+	"context"
+	"errors"
+	"io"
 	"time"
 
 	"github.com/assent-sh/assent/journal"
-	"github.com/assent-sh/assent/policy"
 )
 
 // Filter chooses which journaled calls to replay. The zero Filter keeps
 // every call.
 type Filter struct {
-	// Tool is a glob in the policy's dialect the tool's name must match.
-	Tool string
+	// Tool reports whether a tool's name is chosen: a glob compiled with
+	// policy.GlobMatcher, so --tool reads as a rule's tool does. Nil
+	// chooses every tool.
+	Tool func(name string) bool
 	// Since keeps calls received at or after it.
 	Since time.Time
 	// Call keeps only the call with this journal id.
 	Call string
 }
 
-// Check refuses a filter that could never be applied (a bad glob).
-func (f Filter) Check() error {
-	if f.Tool == "" {
-		return nil
-	}
-	if _, err := policy.MatchGlob(f.Tool, ""); err != nil {
-		return fmt.Errorf("--tool %q: %w", f.Tool, err)
-	}
-	return nil
-}
-
-// Keep reports whether the call passes the filter.
-func (f Filter) Keep(c journal.Call) bool {
+// keep reports whether a call passes the filter's tool and id; Since is
+// applied while the journal is read.
+func (f Filter) keep(c journal.Call) bool {
 	if f.Call != "" && c.ID != f.Call {
 		return false
 	}
-	if !f.Since.IsZero() && c.Time.Before(f.Since) {
-		return false
-	}
-	if f.Tool != "" {
-		ok, _ := policy.MatchGlob(f.Tool, c.Tool)
-		return ok
-	}
-	return true
+	return f.Tool == nil || f.Tool(c.Tool)
 }
 
-// Select returns the calls that pass the filter, in order.
-func (f Filter) Select(calls []journal.Call) []journal.Call {
-	var out []journal.Call
-	for _, c := range calls {
-		if f.Keep(c) {
-			out = append(out, c)
+// Read streams the calls of the journal at path (see journal.NewReader)
+// and returns those the filter keeps, in the order they began, each whole:
+// its arguments, edit and output, which replay submits and compares, but
+// not its records. Only the calls kept are held, never the journal's
+// records.
+func Read(ctx context.Context, path string, f Filter) ([]journal.Call, error) {
+	r, err := journal.NewCallReader(path, journal.CallOptions{Whole: true, Since: f.Since})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var calls []journal.Call
+	for {
+		c, err := r.Next(ctx)
+		switch {
+		case errors.Is(err, io.EOF):
+			return calls, nil
+		case err != nil:
+			return nil, err
+		case f.keep(c):
+			calls = append(calls, c)
 		}
 	}
-	return out
 }

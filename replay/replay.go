@@ -15,13 +15,13 @@ import (
 	"github.com/assent-sh/assent/queue"
 )
 
-// Session is the session name replayed calls carry.
-const Session = "replay"
+// session is the session name replayed calls carry.
+const session = "replay"
 
-// Skip says why a journaled call cannot be submitted again with today's
+// skip says why a journaled call cannot be submitted again with today's
 // tool (nil when the tool is gone), or "" when it can: the journal keeps
 // secret arguments only as masked tokens, so their values are gone.
-func Skip(tool *config.Tool, c journal.Call) string {
+func skip(tool *config.Tool, c journal.Call) string {
 	switch {
 	case tool == nil:
 		return "the tool no longer exists"
@@ -34,7 +34,7 @@ func Skip(tool *config.Tool, c journal.Call) string {
 // Submit submits calls again, one after another, to q as new calls, with
 // the tools in force as tools names them when each is submitted, and hands
 // report each one's Comparison with its record as it ends. A call that
-// Skip refuses, or that the queue refuses, is reported as skipped. It
+// skip refuses, or that the queue refuses, is reported as skipped. It
 // returns when every call has ended or ctx is done.
 func Submit(ctx context.Context, q *queue.Queue, tools func(name string) *config.Tool, calls []journal.Call,
 	log *slog.Logger, report func(Comparison)) {
@@ -44,13 +44,13 @@ func Submit(ctx context.Context, q *queue.Queue, tools func(name string) *config
 		}
 		log := log.With("journaled_call", c.ID, "tool", c.Tool)
 		tool := tools(c.Tool)
-		if why := Skip(tool, c); why != "" {
+		if why := skip(tool, c); why != "" {
 			log.Warn("replay: skipped, " + why)
 			report(Comparison{Call: c.ID, Tool: c.Tool, Skipped: why})
 			continue
 		}
 		out, err := q.Submit(ctx, queue.Request{Tool: tool, Args: c.Args, Client: c.Client,
-			Session: Session, Origin: Session, ReplayOf: c.ID})
+			Session: session, Origin: session, ReplayOf: c.ID})
 		if err != nil {
 			log.Warn("replay: refused", "err", err)
 			report(Comparison{Call: c.ID, Tool: c.Tool, Skipped: "refused today: " + err.Error()})

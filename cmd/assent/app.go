@@ -127,9 +127,7 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 		return nil, err
 	}
 	if rec := a.journal.Recovery(); !rec.Clean() {
-		a.log.Warn("the journal needed recovery", "journal", a.opts.journal, "segments", len(rec.Segments),
-			"torn_bytes", rec.TornBytes, "interrupted_calls", len(rec.Interrupted), "chain_fault", rec.Fault != nil,
-			"problems", len(rec.Problems))
+		a.log.Warn("the journal needed recovery", "journal", a.opts.journal, "found", rec.String())
 	}
 	// Every command carries its tool's timeout and output cap, checked by
 	// config against the settings, also after a reload that raises them;

@@ -12,11 +12,17 @@ import (
 // TestE2E_ReplayHeadless submits a journal's calls again through
 // `assent replay --headless`: each is a new call decided by today's tools
 // and rules, whatever the record said, and calls that cannot be replayed
-// are skipped with a log line.
+// (a tool gone, a secret argument the journal masked) are skipped with a
+// log line, never submitted.
 func TestE2E_ReplayHeadless(t *testing.T) {
 	e := newE2E(t)
-	old := filepath.Join(e.dir, "state", "old.jsonl")
+	old := filepath.Join(e.dir, "state", "old")
 	j, err := journal.Open(old, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The queue journals a secret argument as the journal's token for it.
+	token, err := j.Token("a secret word")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,6 +32,8 @@ func TestE2E_ReplayHeadless(t *testing.T) {
 		{Call: "then-2", Event: journal.Received, Tool: "touch_it", Args: map[string]any{"file": "x"}},
 		{Call: "then-2", Event: journal.Decided, Decision: journal.Allow, Decider: journal.ByOperator},
 		{Call: "then-3", Event: journal.Received, Tool: "gone_tool", Args: map[string]any{}},
+		{Call: "then-4", Event: journal.Received, Tool: "say", Args: map[string]any{"word": token}},
+		{Call: "then-4", Event: journal.Decided, Decision: journal.Allow, Decider: journal.ByRule},
 	} {
 		if _, err := j.Append(r); err != nil {
 			t.Fatal(err)
@@ -36,7 +44,7 @@ func TestE2E_ReplayHeadless(t *testing.T) {
 	}
 	// Headless replay serves nothing and ends by itself; it exits 3, since
 	// these calls come out differently from their records.
-	fresh := filepath.Join(e.dir, "state", "fresh.jsonl")
+	fresh := filepath.Join(e.dir, "state", "fresh")
 	cmd := e.command(t.Context(), "replay", old, "--headless", "--tools", e.tools, "--journal", fresh)
 	stderr, stdout := &servertest.Buffer{}, &servertest.Buffer{}
 	cmd.Stderr, cmd.Stdout = stderr, stdout
@@ -45,7 +53,8 @@ func TestE2E_ReplayHeadless(t *testing.T) {
 		t.Fatalf("replay exited with %v (code %d), want 3\n%s%s", err, code, stdout, stderr)
 	}
 	for _, want := range []string{"then-1  say  differs (replayed as ", "then it was denied by operator, now it exited 0",
-		"then-2  touch_it  differs", "then-3  gone_tool  skipped: the tool no longer exists"} {
+		"then-2  touch_it  differs", "then-3  gone_tool  skipped: the tool no longer exists",
+		"then-4  say  skipped: the journal masked its secret arguments"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, stdout)
 		}
@@ -60,8 +69,10 @@ func TestE2E_ReplayHeadless(t *testing.T) {
 	if c := calls[1]; c.Tool != "touch_it" || c.Decision != journal.Deny || c.Decider != journal.ByHeadless {
 		t.Errorf("the call approved then asks today, which headless denies: %+v", c)
 	}
-	if !strings.Contains(stderr.String(), `journaled_call=then-3`) {
-		t.Errorf("the skipped call is not logged:\n%s", stderr)
+	for _, id := range []string{"then-3", "then-4"} {
+		if !strings.Contains(stderr.String(), "journaled_call="+id) {
+			t.Errorf("the skipped call %s is not logged:\n%s", id, stderr)
+		}
 	}
 }
 

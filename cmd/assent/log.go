@@ -109,8 +109,8 @@ func logOptionsFrom(f *pflag.FlagSet, now time.Time) (logOptions, error) {
 		}
 	}
 	if tool != "" {
-		if o.tool, err = policy.GlobMatcher(tool); err != nil {
-			return o, fmt.Errorf("--tool %q is not a valid glob: %w", tool, err)
+		if o.tool, err = toolGlob(tool); err != nil {
+			return o, err
 		}
 	}
 	switch d := journal.Decision(decision); d {
@@ -130,6 +130,15 @@ func countTrue(bs ...bool) int {
 		}
 	}
 	return n
+}
+
+// toolGlob reads --tool: a glob as rules write one (policy.GlobMatcher).
+func toolGlob(s string) (func(string) bool, error) {
+	match, err := policy.GlobMatcher(s)
+	if err != nil {
+		return nil, fmt.Errorf("--tool %q is not a valid glob: %w", s, err)
+	}
+	return match, nil
 }
 
 // parseSince reads --since: a duration back from now, or a local time.

@@ -207,7 +207,8 @@ func TestLog_BadInput(t *testing.T) {
 		{"two modes", []string{"--journal", path, "--verify", "--follow"}, "give one"},
 		{"an argument", []string{"--journal", path, "extra"}, "unknown command"},
 		{"a journal that does not exist", []string{"--journal", "/nonexistent"}, "journal /nonexistent does not exist"},
-		{"its verify", []string{"--journal", "/nonexistent", "--verify"}, "no such file"},
+		{"its verify", []string{"--journal", "/nonexistent", "--verify"}, "journal /nonexistent does not exist"},
+		{"its head", []string{"--journal", "/nonexistent", "--head"}, "journal /nonexistent does not exist"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -96,3 +96,20 @@ func TestLog_Head(t *testing.T) {
 		t.Errorf("--head --json printed %q, %v", out, err)
 	}
 }
+
+// --head reads an old single-file journal wherever log and --verify do:
+// given the file, and given the directory it sits beside (the old default
+// location, not yet adopted).
+func TestLog_HeadOfAnOldSingleFile(t *testing.T) {
+	old := oldJournalFile(t)
+	rep, err := journal.Verify(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "old.jsonl 17 " + rep.Head + " open\n"
+	for _, path := range []string{old, strings.TrimSuffix(old, ".jsonl")} {
+		if out, _, err := runLog(t, "--journal", path, "--head"); err != nil || out != want {
+			t.Errorf("--journal %s --head printed %q, %v; want %q", path, out, err, want)
+		}
+	}
+}

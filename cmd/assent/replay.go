@@ -84,22 +84,25 @@ func replayOptionsFrom(cmd *cobra.Command, journalPath string) (replayOptions, e
 	}
 	o.dry, _ = f.GetBool("dry-run")
 	o.json, _ = f.GetBool("json")
-	o.filter.Tool, _ = f.GetString("tool")
 	o.filter.Call, _ = f.GetString("call")
+	if tool, _ := f.GetString("tool"); tool != "" {
+		if o.filter.Tool, err = toolGlob(tool); err != nil {
+			return o, err
+		}
+	}
 	if since, _ := f.GetString("since"); since != "" {
 		if o.filter.Since, err = parseSince(since, time.Now()); err != nil {
 			return o, err
 		}
 	}
-	return o, o.filter.Check()
+	return o, nil
 }
 
 func (o replayOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
-	recs, err := journal.Read(o.journal)
+	calls, err := replay.Read(ctx, o.journal, o.filter)
 	if err != nil {
 		return err
 	}
-	calls := o.filter.Select(journal.Calls(recs))
 	r := &replayReport{w: stdout, json: o.json}
 	switch {
 	case o.dry:
@@ -165,14 +168,16 @@ func (r *replayReport) compared(c replay.Comparison) {
 	}
 	switch {
 	case c.Skipped != "":
-		fmt.Fprintf(r.w, "%s  %s  skipped: %s\n", displayWord(c.Call), displayWord(c.Tool), c.Skipped)
+		fmt.Fprintf(r.w, "%s  %s  skipped: %s\n", displayWord(c.Call), displayWord(c.Tool), exec.Escape(c.Skipped))
 	case c.Same():
 		fmt.Fprintf(r.w, "%s  %s  same (replayed as %s)\n", displayWord(c.Call), displayWord(c.Tool), c.Replay)
 	default:
 		fmt.Fprintf(r.w, "%s  %s  differs (replayed as %s)\n", displayWord(c.Call), displayWord(c.Tool), c.Replay)
 		for _, d := range c.Differs {
 			for _, line := range strings.Split(d, "\n") {
-				fmt.Fprintf(r.w, "    %s\n", escapeLine(line))
+				// A line of a diff is shown as the console shows text:
+				// invisible and control characters as escapes.
+				fmt.Fprintf(r.w, "    %s\n", exec.Escape(line))
 			}
 		}
 	}
@@ -227,10 +232,6 @@ func (r *replayReport) verdicts(vs []replay.Verdict) error {
 func printJSON(w io.Writer, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
-
-// escapeLine shows a line of a diff as the console would: invisible and
-// control characters as escapes.
-func escapeLine(s string) string { return exec.Escape(s) }
 
 // status is the exit status the report calls for.
 func (r *replayReport) status(dry bool) error {

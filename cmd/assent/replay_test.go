@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/assent-sh/assent/journal"
+	"github.com/assent-sh/assent/replay"
 )
 
 func TestReplay_DryRun(t *testing.T) {
@@ -15,7 +16,7 @@ func TestReplay_DryRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	path := filepath.Join(t.TempDir(), "journal")
 	j, err := journal.Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -71,5 +72,40 @@ func TestReplay_DryRun(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Fatalf("calls missing from the report: %v\n%s", want, out)
+	}
+}
+
+// A skipped call's reason may carry the queue's error text, which may hold
+// what the agent sent: it is printed escaped, as the dry run prints its
+// phrases, never raw.
+func TestReplayReport_EscapesWhyACallWasSkipped(t *testing.T) {
+	var out strings.Builder
+	r := &replayReport{w: &out}
+	r.compared(replay.Comparison{Call: "c1", Tool: "say", Skipped: "refused today: bad value \x1b[2J\u202e"})
+	if got, want := out.String(), `c1  say  skipped: refused today: bad value \x1b[2J\u202e`+"\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
+
+// A filter that cannot be applied is refused while the flags are read,
+// naming the flag, before any journal is read.
+func TestReplay_BadFilter(t *testing.T) {
+	inTempState(t)
+	missing := filepath.Join(t.TempDir(), "none")
+	for _, tt := range []struct {
+		name string
+		args []string
+		say  string
+	}{
+		{"a character class", []string{"--tool", "[x]"}, `--tool "[x]" is not a valid glob`},
+		{"a lone backslash", []string{"--tool", `x\`}, `--tool "x\\" is not a valid glob`},
+		{"a bad time", []string{"--since", "yesterday"}, `--since "yesterday" is neither`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := run(t, append([]string{"replay", missing, "--dry-run"}, tt.args...)...)
+			if err == nil || !strings.Contains(err.Error(), tt.say) {
+				t.Errorf("err = %v, want one saying %s\n%s", err, tt.say, out)
+			}
+		})
 	}
 }
