@@ -2,11 +2,8 @@ package config
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/assent-sh/assent/exec"
 )
@@ -108,66 +105,19 @@ func tidyPaths(ps []string) []string {
 }
 
 // programFiles is what running the program at path reads besides the
-// system: the file itself and, for a #! script, its interpreter (and the
-// program "#!/usr/bin/env name" names), following interpreters that are
-// scripts themselves as the kernel does, up to four levels.
+// system: the file itself and every interpreter it runs through (see
+// interpreterChain), symlinks resolved.
 func programFiles(path, pathList string) []string {
 	if path == "" {
 		return nil
 	}
-	out := []string{realDir(path)}
-	for range 4 {
-		words := strings.Fields(shebang(path))
-		if len(words) == 0 || !filepath.IsAbs(words[0]) {
-			break
-		}
-		path = realDir(words[0])
-		out = append(out, path)
-		if filepath.Base(words[0]) != "env" {
-			continue
-		}
-		name := envProgram(words[1:])
-		next, err := ResolveProgram(name, pathList)
-		if name == "" || err != nil {
-			break
-		}
-		path = realDir(next)
-		out = append(out, path)
+	chain, _ := interpreterChain(path, pathList) // a relative one is CheckProtected's to refuse
+	out := make([]string, 0, 1+len(chain))
+	out = append(out, realDir(path))
+	for _, p := range chain {
+		out = append(out, realDir(p))
 	}
 	return out
-}
-
-// envProgram returns the program an env(1) #! line runs: its first word
-// that is neither an option nor NAME=value.
-func envProgram(args []string) string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir":
-			i++
-		case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
-		default:
-			return a
-		}
-	}
-	return ""
-}
-
-// shebang returns the interpreter line of a #! script without the "#!",
-// or "" for any other file.
-func shebang(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	buf := make([]byte, 256)
-	n, _ := io.ReadFull(f, buf)
-	line, _, _ := strings.Cut(string(buf[:n]), "\n")
-	if !strings.HasPrefix(line, "#!") {
-		return ""
-	}
-	return strings.TrimSpace(line[2:])
 }
 
 // readSandbox reads the tool's "sandbox" and "network" fields.

@@ -92,24 +92,21 @@ type ProtectedFile struct {
 //     other names are: writing any of them rewrites it. Write roots are
 //     searched so the message can name the other name;
 //   - a tool's program, a program it runs through find's -exec, and for a
-//     "#!" script its interpreter (and theirs), when it lies under a write
-//     root or has another name under one, unless this process cannot change
-//     it (a system program owned by another user in a directory it cannot
-//     write): no tool running as this user can change it either. A script
-//     naming a relative interpreter is refused, since the kernel would look
-//     for it in each call's working directory.
+//     "#!" script every interpreter it runs through (interpreterChain: the
+//     program "#!/usr/bin/env name" finds on the config's PATH included),
+//     when it lies under a write root or has another name under one, unless
+//     this process cannot change it (a system program owned by another user
+//     in a directory it cannot write): no tool running as this user can
+//     change it either. A script naming a relative interpreter is refused,
+//     since it would be looked for in each call's working directory.
 func (c *Config) CheckProtected(files ...ProtectedFile) error {
-	pr := &protection{rs: newRootSet(c.WritableRoots())}
+	pr := &protection{rs: newRootSet(c.WritableRoots()), pathList: c.pathList, checked: map[string]bool{}}
 	for _, f := range files {
 		pr.file(f)
 	}
-	checked := map[string]bool{}
 	for _, t := range c.Tools {
-		for _, prog := range t.runnablePrograms() {
-			if !checked[prog] {
-				checked[prog] = true
-				pr.program(t.Name, prog, 0)
-			}
+		for _, prog := range t.Programs() {
+			pr.program(t.Name, prog)
 		}
 	}
 	pr.otherNames()
@@ -118,9 +115,11 @@ func (c *Config) CheckProtected(files ...ProtectedFile) error {
 
 // protection collects what CheckProtected finds.
 type protection struct {
-	rs    *rootSet
-	errs  []error
-	multi []multiName // files with several names, to look for the others
+	rs       *rootSet
+	pathList string          // the PATH env(1) looks programs up in
+	checked  map[string]bool // program files checked so far, by name
+	errs     []error
+	multi    []multiName // files with several names, to look for the others
 }
 
 // multiName is a checked file that has more than one name.
