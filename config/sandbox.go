@@ -51,35 +51,16 @@ func cloneSandbox(s exec.Sandbox) exec.Sandbox {
 	return exec.Sandbox{Read: slices.Clone(s.Read), Write: slices.Clone(s.Write), Network: s.Network}
 }
 
-// computeSandbox fills the tool's sets from its template; see Sandbox.
+// computeSandbox fills the tool's sets from its template; see Sandbox. The
+// write set is the tool's entries of WritableRoots.
 func (t *Tool) computeSandbox(opts Options, s Settings) {
-	var roots, work []string
-	for _, p := range t.Params {
-		if p.Type == Path {
-			roots = append(roots, p.roots...)
-		}
-	}
-	switch {
-	case t.cwd == nil:
-		work = append(work, opts.memo.realDir(t.workDir))
-	case t.cwd.fixed():
-		work = append(work, opts.memo.realDir(absFrom(t.workDir, t.cwd.literal())))
-	default:
-		for _, name := range t.cwd.params() {
-			if t.params[name].Type != Path {
-				work = append(work, "/")
-			}
-		}
-	}
-	var write []string
-	if !t.ReadOnly {
-		write = slices.Concat(roots, work, t.sandboxWrite)
-	}
-	read := slices.Concat(roots, work, t.sandboxRead, opts.memo.programFiles(t.Program, opts.PATH))
+	places := t.workPlaces(opts.memo)
+	t.writes = t.writePlaces(places)
+	read := slices.Concat(dirsOf(places), t.sandboxRead, opts.memo.programFiles(t.Program, opts.PATH))
 	for _, p := range t.SecondPrograms {
 		read = append(read, opts.memo.programFiles(p, opts.PATH)...)
 	}
-	t.sandbox = exec.Sandbox{Read: tidyPaths(read), Write: tidyPaths(write), Network: t.Network}
+	t.sandbox = exec.Sandbox{Read: tidyPaths(read), Write: tidyPaths(dirsOf(t.writes)), Network: t.Network}
 	t.confined = !t.Unconfined && s.SandboxOrDefault() != SandboxOff
 }
 

@@ -75,16 +75,6 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 		return nil, nil, fmt.Errorf("settings.system_command.under: %v", err)
 	}
 	st.roots = roots
-	// Each program's calls may read and write below the cwd roots, and
-	// read the program itself and its interpreter.
-	st.sandbox = map[string]exec.Sandbox{}
-	for name, p := range st.programs {
-		st.sandbox[name] = exec.Sandbox{Read: tidyPaths(slices.Concat(roots, opts.memo.programFiles(p, opts.PATH))),
-			Write: slices.Clone(roots), Network: sc.Network}
-	}
-	t.Network = sc.Network
-	t.sandbox = exec.Sandbox{Read: slices.Clone(roots), Write: slices.Clone(roots), Network: sc.Network}
-	t.confined = s.SandboxOrDefault() != SandboxOff
 	allowed := st.allowed()
 	// Only what is installed is offered: an agent told about a program
 	// it cannot run wastes a call finding out.
@@ -109,6 +99,17 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 	for _, p := range t.Params {
 		t.params[p.Name] = p
 	}
+	// Each program's calls may read and write below the cwd roots, and
+	// read the program itself and its interpreters.
+	t.writes = t.writePlaces(t.workPlaces(opts.memo))
+	st.sandbox = map[string]exec.Sandbox{}
+	for name, p := range st.programs {
+		st.sandbox[name] = exec.Sandbox{Read: tidyPaths(slices.Concat(roots, opts.memo.programFiles(p, opts.PATH))),
+			Write: dirsOf(t.writes), Network: sc.Network}
+	}
+	t.Network = sc.Network
+	t.sandbox = exec.Sandbox{Read: slices.Clone(roots), Write: dirsOf(t.writes), Network: sc.Network}
+	t.confined = s.SandboxOrDefault() != SandboxOff
 	return t, warns, nil
 }
 

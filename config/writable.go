@@ -26,45 +26,68 @@ type WritableRoot struct {
 // below its working directory (a fixed cwd, the roots of a cwd placeholder
 // that is a path, anywhere for a cwd placeholder that is not, and the
 // directory assent runs in by default), since a program writes relative
-// paths there, and below what its sandbox.write adds. A string parameter can hold any path at all; assent cannot
-// tell which strings a program treats as paths, so those are not counted:
-// declare path slots as type path.
+// paths there, and below what its sandbox.write adds. A string parameter
+// can hold any path at all; assent cannot tell which strings a program
+// treats as paths, so those are not counted: declare path slots as type
+// path. These are the very directories each tool's sandbox lets it write
+// (Sandbox), computed once at load.
 func (c *Config) WritableRoots() []WritableRoot {
 	var out []WritableRoot
 	for _, t := range c.Tools {
-		if t.ReadOnly {
-			continue
-		}
-		add := func(dir, via string) {
-			if real, err := resolvePath("/", dir); err == nil {
-				dir = real
-			}
-			out = append(out, WritableRoot{Dir: dir, Tool: t.Name, Via: via})
-		}
-		for _, p := range t.Params {
-			if p.Type == Path {
-				for _, r := range p.roots {
-					add(r, fmt.Sprintf("path parameter {%s}", p.Name))
-				}
-			}
-		}
-		switch {
-		case t.system != nil:
-			// Its cwd is a path parameter, counted above.
-		case t.cwd == nil:
-			add(t.workDir, "working directory")
-		case t.cwd.fixed():
-			add(absFrom(t.workDir, t.cwd.literal()), "working directory")
-		default:
-			for _, name := range t.cwd.params() {
-				if p := t.params[name]; p != nil && p.Type != Path {
-					add("/", fmt.Sprintf("working directory from {%s}, which is not a path", name))
-				}
+		out = append(out, t.writes...)
+	}
+	return out
+}
+
+// workPlaces lists the directories a tool's calls work in, each with how:
+// the roots of its path parameters, then its working directory (see
+// WritableRoots). A tool may read there, and write there unless it is
+// read_only. For system_command the working directory is its cwd
+// parameter, already counted.
+func (t *Tool) workPlaces(m *memo) []WritableRoot {
+	var out []WritableRoot
+	add := func(dir, via string) { out = append(out, WritableRoot{Dir: dir, Tool: t.Name, Via: via}) }
+	for _, p := range t.Params {
+		if p.Type == Path {
+			for _, r := range p.roots {
+				add(r, "path parameter {"+p.Name+"}")
 			}
 		}
-		for _, dir := range t.sandboxWrite {
-			add(dir, "sandbox.write")
+	}
+	switch {
+	case t.system != nil:
+	case t.cwd == nil:
+		add(m.realDir(t.workDir), "working directory")
+	case t.cwd.fixed():
+		add(m.realDir(absFrom(t.workDir, t.cwd.literal())), "working directory")
+	default:
+		for _, name := range t.cwd.params() {
+			if p := t.params[name]; p != nil && p.Type != Path {
+				add("/", "working directory from {"+name+"}, which is not a path")
+			}
 		}
+	}
+	return out
+}
+
+// writePlaces is where a tool whose calls work in places may write: nowhere
+// for a read-only tool, else places and its sandbox.write.
+func (t *Tool) writePlaces(places []WritableRoot) []WritableRoot {
+	if t.ReadOnly {
+		return nil
+	}
+	out := slices.Clip(places)
+	for _, dir := range t.sandboxWrite {
+		out = append(out, WritableRoot{Dir: dir, Tool: t.Name, Via: "sandbox.write"})
+	}
+	return out
+}
+
+// dirsOf lists the directories of ws, in order.
+func dirsOf(ws []WritableRoot) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Dir
 	}
 	return out
 }
