@@ -10,6 +10,7 @@ import (
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/policy"
+	"github.com/assent-sh/assent/state"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -294,5 +295,34 @@ func TestLoad_DefaultToolsRefuseBroadWorkDirs(t *testing.T) {
 	}
 	if _, err := l.Load(); err != nil {
 		t.Errorf("started in a project directory: %v", err)
+	}
+}
+
+// With no StateDirs given, the built-in rules deny assent's state, config
+// and runtime directories: the runtime one holds the console's socket and
+// runtime file, which no tool may touch.
+func TestNewLoader_DefaultStateDirs(t *testing.T) {
+	work, base := dirs(t)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "xdg-state"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(base, "xdg-config"))
+	run, err := state.RuntimeDir()
+	if err != nil {
+		t.Skipf("no runtime directory here: %v", err)
+	}
+	l, err := NewLoader(Options{Sources: []config.Source{{Name: "t.json", Data: []byte(
+		`[{"name": "cat", "command": "cat -- {path}", "read_only": true, "params": {"path": {"type": "path", "under": ["/"]}}}]`)}},
+		Remembered: filepath.Join(base, "r.json"), WorkDir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(base, "xdg-state", "assent"), filepath.Join(base, "xdg-config", "assent"), run} {
+		in := policy.Input{Tool: "cat", ReadOnly: true, Paths: []string{filepath.Join(dir, "console.json")}}
+		if d := got.Policy.Decide(in); d.Action != policy.Deny || d.Rule != policy.DefaultAssentState {
+			t.Errorf("reading in %s: %s by %q, want denied by %s", dir, d.Action, d.Rule, policy.DefaultAssentState)
+		}
 	}
 }
