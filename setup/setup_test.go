@@ -298,6 +298,33 @@ func TestLoad_DefaultToolsRefuseBroadWorkDirs(t *testing.T) {
 	}
 }
 
+// A home directory reached through a symlink is still the home directory,
+// whichever of the two names assent was started under.
+func TestLoad_DefaultToolsRefuseASymlinkedHome(t *testing.T) {
+	_, base := dirs(t)
+	real := filepath.Join(base, "real-home")
+	link := filepath.Join(base, "home")
+	if err := os.Mkdir(real, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ home, workDir string }{{link, real}, {real, link}, {link, link}} {
+		t.Run("HOME="+filepath.Base(tc.home)+",cwd="+filepath.Base(tc.workDir), func(t *testing.T) {
+			t.Setenv("HOME", tc.home)
+			l, err := NewLoader(Options{ConfigDir: filepath.Join(base, "none"), Remembered: filepath.Join(base, "r.json"),
+				WorkDir: tc.workDir, StateDirs: []string{filepath.Join(base, "state")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := l.Load(); err == nil || !strings.Contains(err.Error(), "your home directory") {
+				t.Errorf("started in the home directory: %v, want a refusal", err)
+			}
+		})
+	}
+}
+
 // With no StateDirs given, the built-in rules deny assent's state, config
 // and runtime directories: the runtime one holds the console's socket and
 // runtime file, which no tool may touch.
