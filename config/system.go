@@ -177,7 +177,7 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	}
 	given := dir
 	if v, ok := args["cwd"]; ok && v != nil {
-		vals, verr := t.params["cwd"].values(v, t.workDir)
+		vals, verr := t.params["cwd"].values(v, t.workDir, nil)
 		if verr != nil {
 			return Expansion{}, valueArgError(t.Name, "cwd", verr)
 		}
@@ -194,7 +194,7 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	e.Values["env"] = env
 	timeout := st.timeout
 	if v, ok := args["timeout"]; ok && v != nil {
-		vals, verr := t.params["timeout"].values(v, "")
+		vals, verr := t.params["timeout"].values(v, "", nil)
 		if verr != nil {
 			return Expansion{}, valueArgError(t.Name, "timeout", verr)
 		}
@@ -205,7 +205,7 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	e.Values["timeout"] = []string{fmt.Sprint(timeout.Milliseconds())}
 	stdin := ""
 	if v, ok := args["stdin"]; ok && v != nil {
-		vals, verr := t.params["stdin"].values(v, "")
+		vals, verr := t.params["stdin"].values(v, "", nil)
 		if verr != nil {
 			return Expansion{}, valueArgError(t.Name, "stdin", verr)
 		}
