@@ -151,7 +151,7 @@ func (l *Loader) load(toRun bool) (Loaded, error) {
 		return Loaded{}, err
 	}
 	if toRun {
-		if f.defaulted && len(l.opts.Sources) == 0 {
+		if f.defaulted {
 			if err := checkWorkDir(l.opts.WorkDir); err != nil {
 				return Loaded{}, err
 			}
