@@ -45,6 +45,21 @@ func dirs(t *testing.T) (work, state string) {
 	return work, state
 }
 
+// mustLoad makes a loader with o and loads it once, failing the test on
+// any error.
+func mustLoad(t *testing.T, o Options) (*Loader, Loaded) {
+	t.Helper()
+	l, err := NewLoader(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, got
+}
+
 // writeFile writes text to path as an editor does: a temporary file
 // renamed over the original.
 func writeFile(t *testing.T, path, text string) {
@@ -64,15 +79,8 @@ func TestLoad_FilesPolicyAndMemory(t *testing.T) {
 	writeFile(t, tools, testTools)
 	pol := filepath.Join(state, "policy.json")
 	writeFile(t, pol, `[{"id": "ask-look", "decision": "ask", "tool": "look", "args": {"what": "-a"}}]`)
-	l, err := NewLoader(Options{Tools: []string{tools}, PolicyFile: pol, Remembered: filepath.Join(state, "remembered.json"),
+	l, got := mustLoad(t, Options{Tools: []string{tools}, PolicyFile: pol, Remembered: filepath.Join(state, "remembered.json"),
 		WorkDir: work, PATH: "/usr/bin:/bin"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := l.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
 	if got.Config.Tool("look") == nil || len(fileRules(got.Policy)) != 3 || got.Policy.Memory() != l.Memory() {
 		t.Fatalf("loaded %v tools, %d rules from files", got.Config.Sources, len(fileRules(got.Policy)))
 	}
@@ -242,16 +250,9 @@ func TestLoad_BuiltinRules(t *testing.T) {
 	work, state := dirs(t)
 	load := func(settings string) *policy.Policy {
 		t.Helper()
-		l, err := NewLoader(Options{Sources: []config.Source{{Name: "t.json", Data: []byte(
+		_, got := mustLoad(t, Options{Sources: []config.Source{{Name: "t.json", Data: []byte(
 			`{"tools": [{"name": "cat", "command": "cat -- {path}", "read_only": true, "params": {"path": {"type": "path", "under": ["/"]}}}]` +
 				settings + `}`)}}, Remembered: filepath.Join(state, "r.json"), WorkDir: work, StateDirs: []string{state}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := l.Load()
-		if err != nil {
-			t.Fatal(err)
-		}
 		return got.Policy
 	}
 	on := load("")
@@ -336,16 +337,9 @@ func TestNewLoader_DefaultStateDirs(t *testing.T) {
 	if err != nil {
 		t.Skipf("no runtime directory here: %v", err)
 	}
-	l, err := NewLoader(Options{Sources: []config.Source{{Name: "t.json", Data: []byte(
+	_, got := mustLoad(t, Options{Sources: []config.Source{{Name: "t.json", Data: []byte(
 		`[{"name": "cat", "command": "cat -- {path}", "read_only": true, "params": {"path": {"type": "path", "under": ["/"]}}}]`)}},
 		Remembered: filepath.Join(base, "r.json"), WorkDir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := l.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, dir := range []string{filepath.Join(base, "xdg-state", "assent"), filepath.Join(base, "xdg-config", "assent"), run} {
 		in := policy.Input{Tool: "cat", ReadOnly: true, Paths: []string{filepath.Join(dir, "console.json")}}
 		if d := got.Policy.Decide(in); d.Action != policy.Deny || d.Rule != policy.DefaultAssentState {

@@ -26,16 +26,10 @@ func newWatched(t *testing.T) *watched {
 	work, state := dirs(t)
 	w := &watched{t: t, file: filepath.Join(state, "tools.json"), put: make(chan Loaded, 10)}
 	writeFile(t, w.file, testTools)
-	l, err := NewLoader(Options{Tools: []string{w.file}, Remembered: filepath.Join(state, "remembered.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := l.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, first := mustLoad(t, Options{Tools: []string{w.file}, Remembered: filepath.Join(state, "remembered.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
 	w.r = NewReloader(l, first, func(next Loaded) { w.put <- next })
 	ctx, cancel := context.WithCancel(context.Background())
+	var err error
 	if w.changes, err = w.r.Watch(ctx, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
@@ -121,15 +115,8 @@ func TestReloader_StaleChangeIsRefused(t *testing.T) {
 
 func TestWatch_NothingToWatch(t *testing.T) {
 	work, state := dirs(t)
-	l, err := NewLoader(Options{Sources: []config.Source{{Name: "t.json", Data: []byte(testTools)}},
+	l, first := mustLoad(t, Options{Sources: []config.Source{{Name: "t.json", Data: []byte(testTools)}},
 		Remembered: filepath.Join(state, "r.json"), WorkDir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := l.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
 	changes, err := NewReloader(l, first, func(Loaded) {}).Watch(context.Background(), 0)
 	if err != nil || changes != nil {
 		t.Errorf("watching tools given as bytes: %v, %v; want no channel", changes, err)
@@ -144,14 +131,7 @@ func TestWatch_ConfigDirectory(t *testing.T) {
 	if err := os.MkdirAll(conf, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	l, err := NewLoader(Options{ConfigDir: conf, Remembered: filepath.Join(state, "r.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := l.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, first := mustLoad(t, Options{ConfigDir: conf, Remembered: filepath.Join(state, "r.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
 	if got := first.Config.Sources; len(got) != 1 || !strings.Contains(got[0], "embedded") {
 		t.Fatalf("an empty config directory loaded %v, want the embedded pack", got)
 	}
@@ -159,6 +139,7 @@ func TestWatch_ConfigDirectory(t *testing.T) {
 	w.r = NewReloader(l, first, func(next Loaded) { w.put <- next })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	var err error
 	if w.changes, err = w.r.Watch(ctx, 20*time.Millisecond); err != nil || w.changes == nil {
 		t.Fatalf("watching the config directory: %v", err)
 	}
@@ -216,17 +197,11 @@ func TestWatch_ProgramChanged(t *testing.T) {
 			} else {
 				writeFile(t, tools, text)
 			}
-			l, err := NewLoader(Options{Tools: []string{tools}, Remembered: filepath.Join(state, "r.json"), WorkDir: work,
+			l, first := mustLoad(t, Options{Tools: []string{tools}, Remembered: filepath.Join(state, "r.json"), WorkDir: work,
 				PATH: bin + ":/usr/bin:/bin"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			first, err := l.Load()
-			if err != nil {
-				t.Fatal(err)
-			}
 			w := &watched{t: t, r: NewReloader(l, first, func(Loaded) {})}
 			ctx, cancel := context.WithCancel(context.Background())
+			var err error
 			if w.changes, err = w.r.Watch(ctx, 20*time.Millisecond); err != nil {
 				t.Fatal(err)
 			}
