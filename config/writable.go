@@ -42,16 +42,28 @@ func (c *Config) WritableRoots() []WritableRoot {
 // workPlaces lists the directories a tool's calls work in, each with how:
 // the roots of its path parameters, then its working directory (see
 // WritableRoots). A tool may read there, and write there unless it is
-// read_only. For system_command the working directory is its cwd
+// read_only; only then is Via filled in, since nothing names the places a
+// tool only reads. For system_command the working directory is its cwd
 // parameter, already counted.
 func (t *Tool) workPlaces(m *memo) []WritableRoot {
-	var out []WritableRoot
-	add := func(dir, via string) { out = append(out, WritableRoot{Dir: dir, Tool: t.Name, Via: via}) }
+	n := 1 // the working directory
 	for _, p := range t.Params {
 		if p.Type == Path {
-			for _, r := range p.roots {
-				add(r, "path parameter {"+p.Name+"}")
-			}
+			n += len(p.roots)
+		}
+	}
+	out := make([]WritableRoot, 0, n)
+	add := func(dir, via string) { out = append(out, WritableRoot{Dir: dir, Tool: t.Name, Via: via}) }
+	for _, p := range t.Params {
+		if p.Type != Path {
+			continue
+		}
+		via := ""
+		if !t.ReadOnly {
+			via = "path parameter {" + p.Name + "}"
+		}
+		for _, r := range p.roots {
+			add(r, via)
 		}
 	}
 	switch {
