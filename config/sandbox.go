@@ -25,10 +25,13 @@ const (
 // from its template, and whether its calls are confined at all (false when
 // the tool says "sandbox": false or settings.sandbox is "off"):
 //   - Write: nothing for a read-only tool; otherwise the roots of its path
-//     parameters, its working directory and sandbox.write.
+//     parameters, its working directory and sandbox.write: the tool's
+//     entries of WritableRoots.
 //   - Read: the roots of its path parameters, its working directory,
 //     sandbox.read, the program file, any program find -exec runs, and for
-//     a #! script its interpreter. exec adds the system's own needs.
+//     a #! script every interpreter it runs through (the program
+//     "#!/usr/bin/env name" finds included). exec adds the system's own
+//     needs.
 //   - Network: the tool's "network".
 //
 // A working directory from a placeholder that is not a path could be
