@@ -10,7 +10,6 @@ import (
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/policy"
-	"github.com/assent-sh/assent/state"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -242,108 +241,4 @@ func fileRules(p *policy.Policy) []policy.Rule {
 		}
 	}
 	return out
-}
-
-// The built-in rules follow the files' rules and deny assent's own
-// directories; settings.default_policy: false turns them off.
-func TestLoad_BuiltinRules(t *testing.T) {
-	work, state := dirs(t)
-	load := func(settings string) *policy.Policy {
-		t.Helper()
-		_, got := mustLoad(t, Options{Sources: []config.Source{{Name: "t.json", Data: []byte(
-			`{"tools": [{"name": "cat", "command": "cat -- {path}", "read_only": true, "params": {"path": {"type": "path", "under": ["/"]}}}]` +
-				settings + `}`)}}, Remembered: filepath.Join(state, "r.json"), WorkDir: work, StateDirs: []string{state}})
-		return got.Policy
-	}
-	on := load("")
-	rules := on.Rules()
-	if len(rules) != 3 || rules[0].ID() != policy.DefaultReadOnly || rules[2].ID() != policy.DefaultAssentState {
-		t.Fatalf("rules %v, want the three built-in ones", rules)
-	}
-	in := policy.Input{Tool: "cat", ReadOnly: true, Paths: []string{filepath.Join(state, "token")}}
-	if d := on.Decide(in); d.Action != policy.Deny || d.Rule != policy.DefaultAssentState {
-		t.Errorf("reading the state directory: %s by %s", d.Action, d.Rule)
-	}
-	off := load(`, "settings": {"default_policy": false}`)
-	if rules := off.Rules(); len(rules) != 0 {
-		t.Errorf("with default_policy false: rules %v", rules)
-	}
-	if d := off.Decide(in); d.Action != policy.Ask {
-		t.Errorf("with default_policy false: %s by %s, want ask", d.Action, d.Rule)
-	}
-}
-
-// The default tools read "."; started from / , the home directory or a
-// system directory they would hand an agent everything, so that start is
-// refused with what to do instead. Tool files named by the operator are
-// theirs to judge.
-func TestLoad_DefaultToolsRefuseBroadWorkDirs(t *testing.T) {
-	_, state := dirs(t)
-	home, _ := os.UserHomeDir()
-	for _, dir := range []string{"/", home, "/usr/share", "/etc"} {
-		l, err := NewLoader(Options{ConfigDir: filepath.Join(state, "none"), Remembered: filepath.Join(state, "r.json"), WorkDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l.Load(); err == nil || !strings.Contains(err.Error(), "cd into a project directory") {
-			t.Errorf("started in %s: %v, want a refusal", dir, err)
-		}
-	}
-	work, _ := dirs(t)
-	l, err := NewLoader(Options{ConfigDir: filepath.Join(state, "none"), Remembered: filepath.Join(state, "r.json"), WorkDir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := l.Load(); err != nil {
-		t.Errorf("started in a project directory: %v", err)
-	}
-}
-
-// A home directory reached through a symlink is still the home directory,
-// whichever of the two names assent was started under.
-func TestLoad_DefaultToolsRefuseASymlinkedHome(t *testing.T) {
-	_, base := dirs(t)
-	real := filepath.Join(base, "real-home")
-	link := filepath.Join(base, "home")
-	if err := os.Mkdir(real, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(real, link); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct{ home, workDir string }{{link, real}, {real, link}, {link, link}} {
-		t.Run("HOME="+filepath.Base(tc.home)+",cwd="+filepath.Base(tc.workDir), func(t *testing.T) {
-			t.Setenv("HOME", tc.home)
-			l, err := NewLoader(Options{ConfigDir: filepath.Join(base, "none"), Remembered: filepath.Join(base, "r.json"),
-				WorkDir: tc.workDir, StateDirs: []string{filepath.Join(base, "state")}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := l.Load(); err == nil || !strings.Contains(err.Error(), "your home directory") {
-				t.Errorf("started in the home directory: %v, want a refusal", err)
-			}
-		})
-	}
-}
-
-// With no StateDirs given, the built-in rules deny assent's state, config
-// and runtime directories: the runtime one holds the console's socket and
-// runtime file, which no tool may touch.
-func TestNewLoader_DefaultStateDirs(t *testing.T) {
-	work, base := dirs(t)
-	t.Setenv("XDG_STATE_HOME", filepath.Join(base, "xdg-state"))
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(base, "xdg-config"))
-	run, err := state.RuntimeDir()
-	if err != nil {
-		t.Skipf("no runtime directory here: %v", err)
-	}
-	_, got := mustLoad(t, Options{Sources: []config.Source{{Name: "t.json", Data: []byte(
-		`[{"name": "cat", "command": "cat -- {path}", "read_only": true, "params": {"path": {"type": "path", "under": ["/"]}}}]`)}},
-		Remembered: filepath.Join(base, "r.json"), WorkDir: work})
-	for _, dir := range []string{filepath.Join(base, "xdg-state", "assent"), filepath.Join(base, "xdg-config", "assent"), run} {
-		in := policy.Input{Tool: "cat", ReadOnly: true, Paths: []string{filepath.Join(dir, "console.json")}}
-		if d := got.Policy.Decide(in); d.Action != policy.Deny || d.Rule != policy.DefaultAssentState {
-			t.Errorf("reading in %s: %s by %q, want denied by %s", dir, d.Action, d.Rule, policy.DefaultAssentState)
-		}
-	}
 }
