@@ -143,14 +143,9 @@ func diffTool(a, b *Tool) []string {
 		out = append(out, fmt.Sprintf("command %s → %s", commandLine(a), commandLine(b)))
 	}
 	if a.Program == b.Program && !a.ProgramID.Same(b.ProgramID) {
-		// The same path, another file: a binary replaced or rewritten, or
-		// a symlink retargeted. Calls are refused until this is applied.
-		sum := ""
-		if b.ProgramID.SHA256 != "" {
-			sum = ", sha256 " + b.ProgramID.SHA256[:16] + "…"
-		}
-		out = append(out, fmt.Sprintf("program %s changed since it loaded (now %s%s)", b.Program, b.ProgramID, sum))
+		out = append(out, programChanged(b.Program, b.ProgramID))
 	}
+	out = append(out, systemChanges(a.system, b.system)...)
 	changed("parameters", paramFacts(a), paramFacts(b))
 	valued("read_only", a.ReadOnly, b.ReadOnly)
 	valued("shell", a.Shell, b.Shell)
@@ -169,6 +164,39 @@ func diffTool(a, b *Tool) []string {
 	if !same([]any{a.sandboxRead, a.sandboxWrite}, []any{b.sandboxRead, b.sandboxWrite}) {
 		out = append(out, fmt.Sprintf("sandbox adds read %s write %s → read %s write %s",
 			pathList(a.sandboxRead), pathList(a.sandboxWrite), pathList(b.sandboxRead), pathList(b.sandboxWrite)))
+	}
+	return out
+}
+
+// programChanged says that the file at path is another than the one that
+// loaded: a binary replaced or rewritten, or a symlink retargeted. exec
+// refuses its calls until the change is applied.
+func programChanged(path string, now exec.Identity) string {
+	sum := ""
+	if now.SHA256 != "" {
+		sum = ", sha256 " + now.SHA256[:16] + "…"
+	}
+	return fmt.Sprintf("program %s changed since it loaded (now %s%s)", path, now, sum)
+}
+
+// systemChanges compares the programs two system_command tools allow by
+// name: one that resolves to another path now, or whose file is another
+// (names allowed or not are compared with the parameters).
+func systemChanges(a, b *systemTool) []string {
+	if a == nil || b == nil {
+		return nil
+	}
+	var out []string
+	for _, name := range b.allowed() {
+		was, ok := a.programs[name]
+		now := b.programs[name]
+		switch {
+		case !ok:
+		case was != now:
+			out = append(out, fmt.Sprintf("program %s %s → %s", name, was, now))
+		case !a.ids[name].Same(b.ids[name]):
+			out = append(out, programChanged(now, b.ids[name]))
+		}
 	}
 	return out
 }

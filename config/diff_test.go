@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -72,5 +74,60 @@ func TestDiff_FromNothing(t *testing.T) {
 	}
 	if got := Diff(next, nil); len(got) != 1 || got[0].String() != "- tool a" {
 		t.Fatalf("diff %v", got)
+	}
+}
+
+// A program system_command allows that is replaced after load is refused
+// by exec until the change is applied, so a reload must show it; so must
+// an allowed name that now resolves to another file.
+func TestDiff_SystemCommandPrograms(t *testing.T) {
+	opts := testOptions(t)
+	first, early := filepath.Join(opts.WorkDir, "bin"), filepath.Join(opts.WorkDir, "early")
+	for _, d := range []string{first, early} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say := filepath.Join(first, "say")
+	if err := os.WriteFile(say, []byte("#!/bin/sh\necho one\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opts.PATH = early + ":" + first + ":/usr/bin:/bin"
+	const tools = `{"settings": {"system_command": {"allow": ["say", "ls"]}}}`
+	prev := mustLoad(t, opts, "tools.json", tools)
+	tests := []struct {
+		name   string
+		change func(t *testing.T)
+		want   string
+	}{
+		{name: "nothing changed", change: func(*testing.T) {}},
+		{name: "replaced", change: func(t *testing.T) {
+			if err := os.WriteFile(say+".new", []byte("#!/bin/sh\necho two, longer\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(say+".new", say); err != nil {
+				t.Fatal(err)
+			}
+		}, want: "~ tool system_command: program " + say + " changed since it loaded"},
+		{name: "found elsewhere on PATH", change: func(t *testing.T) {
+			if err := os.WriteFile(filepath.Join(early, "say"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, want: "~ tool system_command: program say " + say + " → " + filepath.Join(early, "say")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.change(t)
+			var got []string
+			for _, c := range Diff(prev, mustLoad(t, opts, "tools.json", tools)) {
+				got = append(got, c.String())
+			}
+			switch all := strings.Join(got, "\n"); {
+			case tc.want == "" && all != "":
+				t.Fatalf("diff %q, want none", all)
+			case !strings.Contains(all, tc.want):
+				t.Fatalf("diff %q, want %q", all, tc.want)
+			}
+		})
 	}
 }

@@ -104,7 +104,7 @@ func (t *Tool) Prepare(args map[string]any) (Expansion, error) {
 			}
 			v = p.Default
 		}
-		vals, verr := p.values(v, base)
+		vals, verr := p.values(v, base, nil)
 		if verr != nil {
 			if p.Secret {
 				verr = verr.withoutValue(p)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -68,7 +69,7 @@ func (t *Tool) checkWordValue(i int, param, s string) error {
 	p := t.params[param]
 	whole := len(t.argv[i]) == 1
 	if strings.HasPrefix(s, "-") {
-		allowed := whole && (contains(p.Flags, s) || contains(p.Enum, s) ||
+		allowed := whole && (slices.Contains(p.Flags, s) || slices.Contains(p.Enum, s) ||
 			((p.Type == Integer || p.Type == Number) && p.minSet && *p.Min < 0))
 		if !allowed {
 			msg := "starts with '-', so the program would read it as an option; "
@@ -84,15 +85,6 @@ func (t *Tool) checkWordValue(i int, param, s string) error {
 		return &ArgError{Tool: t.Name, Param: param, Rule: "find-operand", Msg: fmt.Sprintf("starts with %q, which find would read as part of its expression, not as a starting point", s[:1])}
 	}
 	return nil
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // cwd returns the absolute working directory of the call, which must be

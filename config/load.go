@@ -65,7 +65,8 @@ type Config struct {
 	// Sources names the files loaded.
 	Sources []string
 
-	byName map[string]*Tool
+	byName   map[string]*Tool
+	pathList string // Options.PATH, to follow "#!/usr/bin/env name" as a load did
 }
 
 // RuleSet is one file's "rules" array, left for the policy package.
@@ -120,7 +121,7 @@ func Load(opts Options, srcs ...Source) (*Config, error) {
 		}
 		docs = append(docs, d)
 	}
-	c := &Config{byName: map[string]*Tool{}}
+	c := &Config{byName: map[string]*Tool{}, pathList: opts.PATH}
 	seen := map[string]string{}
 	for _, d := range docs {
 		c.Sources = append(c.Sources, d.src.name)

@@ -88,10 +88,7 @@ type Param struct {
 
 	pattern *regexp.Regexp
 	roots   []string // Under, absolute and with symlinks resolved
-	// memo, set only while the tool is loaded, answers path resolution
-	// for the default's check once per Load.
-	memo   *memo
-	minSet bool // Min was declared (negative numbers may fill whole words)
+	minSet  bool     // Min was declared (negative numbers may fill whole words)
 }
 
 // maxLength returns the effective length limit in characters.

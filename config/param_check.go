@@ -79,9 +79,7 @@ func (t *Tool) finishParam(p *Param, decl *node, fail failFunc) error {
 		p.roots = roots
 	}
 	if p.Default != nil {
-		p.memo = t.memo
-		_, verr := p.values(p.Default, t.workDir)
-		p.memo = nil // a call's own values are resolved when it is made
+		_, verr := p.values(p.Default, t.workDir, t.memo)
 		if verr != nil {
 			return fail(at.get("default"), field+".default", "%s", verr.msg)
 		}

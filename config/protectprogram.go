@@ -4,17 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
-	"strings"
 )
 
-// maxScriptDepth bounds how many "#!" interpreters deep the check follows
-// a program, as the kernel bounds how many it will run through.
-const maxScriptDepth = 4
-
-// runnablePrograms lists every program a tool may run: its argv[0], what it runs
-// through find's -exec, and for system_command every allowed program.
-func (t *Tool) runnablePrograms() []string {
+// Programs lists every program file a tool may run, as resolved at load:
+// its argv[0], what it runs through find's -exec, and for system_command
+// every allowed program that is installed, in name order. Interpreters of
+// scripts are not listed: they are what the programs run, not what assent
+// starts.
+func (t *Tool) Programs() []string {
 	var out []string
 	if t.Program != "" {
 		out = append(out, t.Program)
@@ -33,9 +30,24 @@ func (t *Tool) runnablePrograms() []string {
 	return out
 }
 
-// program checks one program of a tool, and the interpreter it names if it
-// is a script. depth counts the interpreters followed so far.
-func (pr *protection) program(tool, prog string, depth int) {
+// program checks one program of a tool and every interpreter it runs
+// through, each once per check.
+func (pr *protection) program(tool, prog string) {
+	chain, err := interpreterChain(prog, pr.pathList)
+	for _, p := range append([]string{prog}, chain...) {
+		if !pr.checked[p] {
+			pr.checked[p] = true
+			pr.programFile(tool, p)
+		}
+	}
+	if ri, ok := err.(*relativeInterpreter); ok {
+		pr.fail("program %s of tool %q: %v", realDir(ri.script), tool, err)
+	}
+}
+
+// programFile checks one program file: by its resolved name and, when it
+// is reached through a symlink, by the link's name too.
+func (pr *protection) programFile(tool, prog string) {
 	real, err := filepath.EvalSymlinks(prog)
 	if err != nil {
 		return // it resolved when the file loaded; running it will say what changed
@@ -45,7 +57,6 @@ func (pr *protection) program(tool, prog string, depth int) {
 	if prog != real {
 		names = append(names, prog) // the link itself can be retargeted
 	}
-	refused := false
 	for _, name := range names {
 		if ok && name == real && !st.mine {
 			continue
@@ -57,19 +68,11 @@ func (pr *protection) program(tool, prog string, depth int) {
 			pr.fail("program %s of tool %q lies under %s, where %s may write, so an agent could replace it; "+
 				"move the program out of their reach, or narrow those tools (read_only, or path roots and cwd that exclude it)",
 				name, tool, root, pr.rs.writers(root))
-			refused = true
-			break
+			return
 		}
 	}
-	if !refused && ok && st.mine && st.links > 1 {
+	if ok && st.mine && st.links > 1 {
 		pr.multi = append(pr.multi, multiName{id: st.id, tool: tool, path: real, links: st.links})
-	}
-	interp, err := scriptInterpreter(real)
-	switch {
-	case err != nil:
-		pr.fail("program %s of tool %q: %v", real, tool, err)
-	case interp != "" && depth < maxScriptDepth:
-		pr.program(tool, interp, depth+1)
 	}
 }
 
@@ -82,25 +85,4 @@ func linkIsMine(path string) bool {
 	}
 	st, ok := statOf(path, fi)
 	return !ok || st.mine
-}
-
-// scriptInterpreter returns the program a "#!" script names on its first line,
-// or "" for a file that is not such a script. A relative interpreter is an
-// error: the kernel would look for it in each call's working directory.
-func scriptInterpreter(path string) (string, error) {
-	words := strings.Fields(shebang(path))
-	if len(words) == 0 {
-		return "", nil
-	}
-	if !filepath.IsAbs(words[0]) {
-		return "", &relativeInterpreter{words[0]}
-	}
-	return filepath.Clean(words[0]), nil
-}
-
-// relativeInterpreter is a script whose "#!" line names a relative path.
-type relativeInterpreter struct{ name string }
-
-func (e *relativeInterpreter) Error() string {
-	return "its #! line names the interpreter " + strconv.Quote(e.name) + " by a relative path, which the kernel looks up in the working directory of each call; write an absolute path"
 }

@@ -85,6 +85,11 @@ func TestCheckProtected_ProgramsAndTheirNames(t *testing.T) {
 				return writeFile(t, filepath.Join(f.safe, "bin", "tool"), "#!bin/python\n", 0o755)
 			},
 			want: `program %safe/bin/tool of tool "t": its #! line names the interpreter "bin/python" by a relative path`},
+		{name: "a relative program through env",
+			setup: func(t *testing.T, f protectFixture) string {
+				return writeFile(t, filepath.Join(f.safe, "bin", "tool"), "#!/usr/bin/env -u HOME ./bin/python\n", 0o755)
+			},
+			want: `program %safe/bin/tool of tool "t": its #! line names the interpreter "./bin/python" by a relative path`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,6 +100,37 @@ func TestCheckProtected_ProgramsAndTheirNames(t *testing.T) {
 			for _, r := range [][2]string{{"%wd", f.wd}, {"%safe", f.safe}} {
 				want = strings.ReplaceAll(want, r[0], r[1])
 			}
+			checkErr(t, c.CheckProtected(), want)
+		})
+	}
+}
+
+// The attack: a script of a read-only tool says "#!/usr/bin/env mypy", and
+// the mypy env finds on PATH lies where another tool may write (a virtual
+// environment in the project, say). The agent rewrites mypy through that
+// tool; the rule that approves read-only tools then runs the agent's code.
+func TestCheckProtected_ProgramEnvFindsOnPATH(t *testing.T) {
+	tests := []struct {
+		name string
+		dir  func(f protectFixture) string // where mypy is installed
+		want string                        // "" means accepted; "%dir" is replaced
+	}{
+		{name: "in a write root", dir: func(f protectFixture) string { return filepath.Join(f.wd, "out", ".venv", "bin") },
+			want: `program %dir/mypy of tool "lint" lies under ` + "%wd/out" + `, where tool "write" (path parameter {p})`},
+		{name: "in a safe place", dir: func(f protectFixture) string { return filepath.Join(f.safe, "venv") }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newProtectFixture(t)
+			dir := tc.dir(f)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(dir, "mypy"), "\x7fELF", 0o755)
+			lint := writeFile(t, filepath.Join(f.safe, "bin", "lint"), "#!/usr/bin/env -S mypy --strict\n", 0o755)
+			f.opts.PATH = dir + ":/usr/bin:/bin"
+			c := mustLoad(t, f.opts, "tools.json", `[`+writeTool+`, {"name": "lint", "command": ["`+lint+`"], "read_only": true}]`)
+			want := strings.NewReplacer("%dir", dir, "%wd", f.wd).Replace(tc.want)
 			checkErr(t, c.CheckProtected(), want)
 		})
 	}

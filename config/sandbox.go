@@ -2,11 +2,8 @@ package config
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/assent-sh/assent/exec"
 )
@@ -28,10 +25,13 @@ const (
 // from its template, and whether its calls are confined at all (false when
 // the tool says "sandbox": false or settings.sandbox is "off"):
 //   - Write: nothing for a read-only tool; otherwise the roots of its path
-//     parameters, its working directory and sandbox.write.
+//     parameters, its working directory and sandbox.write: the tool's
+//     entries of WritableRoots.
 //   - Read: the roots of its path parameters, its working directory,
 //     sandbox.read, the program file, any program find -exec runs, and for
-//     a #! script its interpreter. exec adds the system's own needs.
+//     a #! script every interpreter it runs through (the program
+//     "#!/usr/bin/env name" finds included). exec adds the system's own
+//     needs.
 //   - Network: the tool's "network".
 //
 // A working directory from a placeholder that is not a path could be
@@ -54,35 +54,16 @@ func cloneSandbox(s exec.Sandbox) exec.Sandbox {
 	return exec.Sandbox{Read: slices.Clone(s.Read), Write: slices.Clone(s.Write), Network: s.Network}
 }
 
-// computeSandbox fills the tool's sets from its template; see Sandbox.
+// computeSandbox fills the tool's sets from its template; see Sandbox. The
+// write set is the tool's entries of WritableRoots.
 func (t *Tool) computeSandbox(opts Options, s Settings) {
-	var roots, work []string
-	for _, p := range t.Params {
-		if p.Type == Path {
-			roots = append(roots, p.roots...)
-		}
-	}
-	switch {
-	case t.cwd == nil:
-		work = append(work, opts.memo.realDir(t.workDir))
-	case t.cwd.fixed():
-		work = append(work, opts.memo.realDir(absFrom(t.workDir, t.cwd.literal())))
-	default:
-		for _, name := range t.cwd.params() {
-			if t.params[name].Type != Path {
-				work = append(work, "/")
-			}
-		}
-	}
-	var write []string
-	if !t.ReadOnly {
-		write = slices.Concat(roots, work, t.sandboxWrite)
-	}
-	read := slices.Concat(roots, work, t.sandboxRead, opts.memo.programFiles(t.Program, opts.PATH))
+	places := t.workPlaces(opts.memo)
+	t.writes = t.writePlaces(places)
+	read := slices.Concat(dirsOf(places), t.sandboxRead, opts.memo.programFiles(t.Program, opts.PATH))
 	for _, p := range t.SecondPrograms {
 		read = append(read, opts.memo.programFiles(p, opts.PATH)...)
 	}
-	t.sandbox = exec.Sandbox{Read: tidyPaths(read), Write: tidyPaths(write), Network: t.Network}
+	t.sandbox = exec.Sandbox{Read: tidyPaths(read), Write: tidyPaths(dirsOf(t.writes)), Network: t.Network}
 	t.confined = !t.Unconfined && s.SandboxOrDefault() != SandboxOff
 }
 
@@ -108,66 +89,19 @@ func tidyPaths(ps []string) []string {
 }
 
 // programFiles is what running the program at path reads besides the
-// system: the file itself and, for a #! script, its interpreter (and the
-// program "#!/usr/bin/env name" names), following interpreters that are
-// scripts themselves as the kernel does, up to four levels.
+// system: the file itself and every interpreter it runs through (see
+// interpreterChain), symlinks resolved.
 func programFiles(path, pathList string) []string {
 	if path == "" {
 		return nil
 	}
-	out := []string{realDir(path)}
-	for range 4 {
-		words := strings.Fields(shebang(path))
-		if len(words) == 0 || !filepath.IsAbs(words[0]) {
-			break
-		}
-		path = realDir(words[0])
-		out = append(out, path)
-		if filepath.Base(words[0]) != "env" {
-			continue
-		}
-		name := envProgram(words[1:])
-		next, err := ResolveProgram(name, pathList)
-		if name == "" || err != nil {
-			break
-		}
-		path = realDir(next)
-		out = append(out, path)
+	chain, _ := interpreterChain(path, pathList) // a relative one is CheckProtected's to refuse
+	out := make([]string, 0, 1+len(chain))
+	out = append(out, realDir(path))
+	for _, p := range chain {
+		out = append(out, realDir(p))
 	}
 	return out
-}
-
-// envProgram returns the program an env(1) #! line runs: its first word
-// that is neither an option nor NAME=value.
-func envProgram(args []string) string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-u" || a == "--unset" || a == "-C" || a == "--chdir":
-			i++
-		case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
-		default:
-			return a
-		}
-	}
-	return ""
-}
-
-// shebang returns the interpreter line of a #! script without the "#!",
-// or "" for any other file.
-func shebang(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	buf := make([]byte, 256)
-	n, _ := io.ReadFull(f, buf)
-	line, _, _ := strings.Cut(string(buf[:n]), "\n")
-	if !strings.HasPrefix(line, "#!") {
-		return ""
-	}
-	return strings.TrimSpace(line[2:])
 }
 
 // readSandbox reads the tool's "sandbox" and "network" fields.

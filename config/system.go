@@ -75,16 +75,6 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 		return nil, nil, fmt.Errorf("settings.system_command.under: %v", err)
 	}
 	st.roots = roots
-	// Each program's calls may read and write below the cwd roots, and
-	// read the program itself and its interpreter.
-	st.sandbox = map[string]exec.Sandbox{}
-	for name, p := range st.programs {
-		st.sandbox[name] = exec.Sandbox{Read: tidyPaths(slices.Concat(roots, opts.memo.programFiles(p, opts.PATH))),
-			Write: slices.Clone(roots), Network: sc.Network}
-	}
-	t.Network = sc.Network
-	t.sandbox = exec.Sandbox{Read: slices.Clone(roots), Write: slices.Clone(roots), Network: sc.Network}
-	t.confined = s.SandboxOrDefault() != SandboxOff
 	allowed := st.allowed()
 	// Only what is installed is offered: an agent told about a program
 	// it cannot run wastes a call finding out.
@@ -109,6 +99,17 @@ func newSystemCommand(sc *SystemCommand, opts Options, s Settings) (*Tool, []War
 	for _, p := range t.Params {
 		t.params[p.Name] = p
 	}
+	// Each program's calls may read and write below the cwd roots, and
+	// read the program itself and its interpreters.
+	t.writes = t.writePlaces(t.workPlaces(opts.memo))
+	st.sandbox = map[string]exec.Sandbox{}
+	for name, p := range st.programs {
+		st.sandbox[name] = exec.Sandbox{Read: tidyPaths(slices.Concat(roots, opts.memo.programFiles(p, opts.PATH))),
+			Write: dirsOf(t.writes), Network: sc.Network}
+	}
+	t.Network = sc.Network
+	t.sandbox = exec.Sandbox{Read: slices.Clone(roots), Write: dirsOf(t.writes), Network: sc.Network}
+	t.confined = s.SandboxOrDefault() != SandboxOff
 	return t, warns, nil
 }
 
@@ -176,7 +177,7 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	}
 	given := dir
 	if v, ok := args["cwd"]; ok && v != nil {
-		vals, verr := t.params["cwd"].values(v, t.workDir)
+		vals, verr := t.params["cwd"].values(v, t.workDir, nil)
 		if verr != nil {
 			return Expansion{}, valueArgError(t.Name, "cwd", verr)
 		}
@@ -193,7 +194,7 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	e.Values["env"] = env
 	timeout := st.timeout
 	if v, ok := args["timeout"]; ok && v != nil {
-		vals, verr := t.params["timeout"].values(v, "")
+		vals, verr := t.params["timeout"].values(v, "", nil)
 		if verr != nil {
 			return Expansion{}, valueArgError(t.Name, "timeout", verr)
 		}
@@ -204,7 +205,7 @@ func (st *systemTool) expand(t *Tool, args map[string]any) (Expansion, error) {
 	e.Values["timeout"] = []string{fmt.Sprint(timeout.Milliseconds())}
 	stdin := ""
 	if v, ok := args["stdin"]; ok && v != nil {
-		vals, verr := t.params["stdin"].values(v, "")
+		vals, verr := t.params["stdin"].values(v, "", nil)
 		if verr != nil {
 			return Expansion{}, valueArgError(t.Name, "stdin", verr)
 		}

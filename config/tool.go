@@ -83,10 +83,11 @@ type Tool struct {
 	findPaths map[int]bool // argv indices that are find(1) path operands
 	system    *systemTool  // set for the built-in system_command
 
-	sandboxRead, sandboxWrite []string     // the tool's sandbox field, resolved
-	sandbox                   exec.Sandbox // computed at load; see Sandbox
-	memo                      *memo        // the Load's, while the tool compiles
-	confined                  bool         // calls carry the sandbox
+	sandboxRead, sandboxWrite []string       // the tool's sandbox field, resolved
+	sandbox                   exec.Sandbox   // computed at load; see Sandbox
+	writes                    []WritableRoot // where calls may write, and how; the source of sandbox.Write
+	memo                      *memo          // the Load's, while the tool compiles
+	confined                  bool           // calls carry the sandbox
 }
 
 // EnvVar is one environment variable a tool declares.

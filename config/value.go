@@ -55,10 +55,12 @@ func refuseClause(rule, format string, args ...any) *valueError {
 
 // values checks a JSON value against the parameter and returns the text
 // each item contributes: one string for a scalar, one per item for a list.
-// base is the directory relative paths start from.
-func (p *Param) values(v any, base string) ([]string, *valueError) {
+// base is the directory relative paths start from. m is the Load's memo
+// while a default is checked, so a path is resolved once per Load; nil for
+// a call's values, which are resolved when the call is made.
+func (p *Param) values(v any, base string, m *memo) ([]string, *valueError) {
 	if !p.List {
-		s, err := p.item(v, base)
+		s, err := p.item(v, base, m)
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +81,7 @@ func (p *Param) values(v any, base string) ([]string, *valueError) {
 	}
 	out := make([]string, 0, len(items))
 	for i, it := range items {
-		s, err := p.item(it, base)
+		s, err := p.item(it, base, m)
 		if err != nil {
 			err.msg = fmt.Sprintf("item %d: %s", i, err.msg)
 			return nil, err
@@ -90,7 +92,7 @@ func (p *Param) values(v any, base string) ([]string, *valueError) {
 }
 
 // item checks one value of the parameter's type.
-func (p *Param) item(v any, base string) (string, *valueError) {
+func (p *Param) item(v any, base string, m *memo) (string, *valueError) {
 	switch p.Type {
 	case Integer:
 		return p.integer(v)
@@ -121,7 +123,7 @@ func (p *Param) item(v any, base string) (string, *valueError) {
 		return "", refuse("enum", "must be one of %s", quoteList(p.Enum))
 	}
 	if p.Type == Path {
-		return p.path(s, base)
+		return p.path(s, base, m)
 	}
 	if p.pattern != nil && !p.pattern.MatchString(s) {
 		return "", refuse("pattern", "does not match the pattern %s", p.Pattern)
@@ -134,8 +136,8 @@ func (p *Param) item(v any, base string) (string, *valueError) {
 // the root it lies in, because that is what the program receives:
 // "docs/../.env" or a symlink docs/a.md -> ../.env must not pass a pattern
 // written for docs/.
-func (p *Param) path(s, base string) (string, *valueError) {
-	r, err := p.memo.resolvePath(base, s)
+func (p *Param) path(s, base string, m *memo) (string, *valueError) {
+	r, err := m.resolvePath(base, s)
 	if err != nil {
 		return "", refuse("path", "cannot be resolved: %v", err)
 	}

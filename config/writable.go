@@ -26,45 +26,80 @@ type WritableRoot struct {
 // below its working directory (a fixed cwd, the roots of a cwd placeholder
 // that is a path, anywhere for a cwd placeholder that is not, and the
 // directory assent runs in by default), since a program writes relative
-// paths there, and below what its sandbox.write adds. A string parameter can hold any path at all; assent cannot
-// tell which strings a program treats as paths, so those are not counted:
-// declare path slots as type path.
+// paths there, and below what its sandbox.write adds. A string parameter
+// can hold any path at all; assent cannot tell which strings a program
+// treats as paths, so those are not counted: declare path slots as type
+// path. These are the very directories each tool's sandbox lets it write
+// (Sandbox), computed once at load.
 func (c *Config) WritableRoots() []WritableRoot {
 	var out []WritableRoot
 	for _, t := range c.Tools {
-		if t.ReadOnly {
+		out = append(out, t.writes...)
+	}
+	return out
+}
+
+// workPlaces lists the directories a tool's calls work in, each with how:
+// the roots of its path parameters, then its working directory (see
+// WritableRoots). A tool may read there, and write there unless it is
+// read_only; only then is Via filled in, since nothing names the places a
+// tool only reads. For system_command the working directory is its cwd
+// parameter, already counted.
+func (t *Tool) workPlaces(m *memo) []WritableRoot {
+	n := 1 // the working directory
+	for _, p := range t.Params {
+		if p.Type == Path {
+			n += len(p.roots)
+		}
+	}
+	out := make([]WritableRoot, 0, n)
+	add := func(dir, via string) { out = append(out, WritableRoot{Dir: dir, Tool: t.Name, Via: via}) }
+	for _, p := range t.Params {
+		if p.Type != Path {
 			continue
 		}
-		add := func(dir, via string) {
-			if real, err := resolvePath("/", dir); err == nil {
-				dir = real
-			}
-			out = append(out, WritableRoot{Dir: dir, Tool: t.Name, Via: via})
+		via := ""
+		if !t.ReadOnly {
+			via = "path parameter {" + p.Name + "}"
 		}
-		for _, p := range t.Params {
-			if p.Type == Path {
-				for _, r := range p.roots {
-					add(r, fmt.Sprintf("path parameter {%s}", p.Name))
-				}
-			}
+		for _, r := range p.roots {
+			add(r, via)
 		}
-		switch {
-		case t.system != nil:
-			// Its cwd is a path parameter, counted above.
-		case t.cwd == nil:
-			add(t.workDir, "working directory")
-		case t.cwd.fixed():
-			add(absFrom(t.workDir, t.cwd.literal()), "working directory")
-		default:
-			for _, name := range t.cwd.params() {
-				if p := t.params[name]; p != nil && p.Type != Path {
-					add("/", fmt.Sprintf("working directory from {%s}, which is not a path", name))
-				}
+	}
+	switch {
+	case t.system != nil:
+	case t.cwd == nil:
+		add(m.realDir(t.workDir), "working directory")
+	case t.cwd.fixed():
+		add(m.realDir(absFrom(t.workDir, t.cwd.literal())), "working directory")
+	default:
+		for _, name := range t.cwd.params() {
+			if p := t.params[name]; p != nil && p.Type != Path {
+				add("/", "working directory from {"+name+"}, which is not a path")
 			}
 		}
-		for _, dir := range t.sandboxWrite {
-			add(dir, "sandbox.write")
-		}
+	}
+	return out
+}
+
+// writePlaces is where a tool whose calls work in places may write: nowhere
+// for a read-only tool, else places and its sandbox.write.
+func (t *Tool) writePlaces(places []WritableRoot) []WritableRoot {
+	if t.ReadOnly {
+		return nil
+	}
+	out := slices.Clip(places)
+	for _, dir := range t.sandboxWrite {
+		out = append(out, WritableRoot{Dir: dir, Tool: t.Name, Via: "sandbox.write"})
+	}
+	return out
+}
+
+// dirsOf lists the directories of ws, in order.
+func dirsOf(ws []WritableRoot) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Dir
 	}
 	return out
 }
@@ -92,24 +127,21 @@ type ProtectedFile struct {
 //     other names are: writing any of them rewrites it. Write roots are
 //     searched so the message can name the other name;
 //   - a tool's program, a program it runs through find's -exec, and for a
-//     "#!" script its interpreter (and theirs), when it lies under a write
-//     root or has another name under one, unless this process cannot change
-//     it (a system program owned by another user in a directory it cannot
-//     write): no tool running as this user can change it either. A script
-//     naming a relative interpreter is refused, since the kernel would look
-//     for it in each call's working directory.
+//     "#!" script every interpreter it runs through (interpreterChain: the
+//     program "#!/usr/bin/env name" finds on the config's PATH included),
+//     when it lies under a write root or has another name under one, unless
+//     this process cannot change it (a system program owned by another user
+//     in a directory it cannot write): no tool running as this user can
+//     change it either. A script naming a relative interpreter is refused,
+//     since it would be looked for in each call's working directory.
 func (c *Config) CheckProtected(files ...ProtectedFile) error {
-	pr := &protection{rs: newRootSet(c.WritableRoots())}
+	pr := &protection{rs: newRootSet(c.WritableRoots()), pathList: c.pathList, checked: map[string]bool{}}
 	for _, f := range files {
 		pr.file(f)
 	}
-	checked := map[string]bool{}
 	for _, t := range c.Tools {
-		for _, prog := range t.runnablePrograms() {
-			if !checked[prog] {
-				checked[prog] = true
-				pr.program(t.Name, prog, 0)
-			}
+		for _, prog := range t.Programs() {
+			pr.program(t.Name, prog)
 		}
 	}
 	pr.otherNames()
@@ -118,9 +150,11 @@ func (c *Config) CheckProtected(files ...ProtectedFile) error {
 
 // protection collects what CheckProtected finds.
 type protection struct {
-	rs    *rootSet
-	errs  []error
-	multi []multiName // files with several names, to look for the others
+	rs       *rootSet
+	pathList string          // the PATH env(1) looks programs up in
+	checked  map[string]bool // program files checked so far, by name
+	errs     []error
+	multi    []multiName // files with several names, to look for the others
 }
 
 // multiName is a checked file that has more than one name.

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,40 @@ func TestCheckProtected_SandboxWrite(t *testing.T) {
 	err = cfg.CheckProtected(ProtectedFile{What: "journal", Path: filepath.Join(extra, "journal.jsonl")})
 	if err == nil || !strings.Contains(err.Error(), "sandbox.write") {
 		t.Errorf("a journal under sandbox.write: %v", err)
+	}
+}
+
+// Where the protected-files check says a tool can write is where its
+// sandbox lets it write: both come from one list made at load.
+func TestWritableRoots_AreTheSandboxWriteSets(t *testing.T) {
+	opts := sandboxFixture(t)
+	c := mustLoad(t, opts, "t.json", `{"tools": [
+	  {"name": "reader", "command": "cat -- {f}", "params": {"f": {"type": "path", "under": ["docs"]}}, "read_only": true},
+	  {"name": "writer", "command": "tee -- {f} {g}", "cwd": "src",
+	   "params": {"f": {"type": "path", "under": ["out", "docs"]}, "g": {"type": "path", "under": ["out"]}}, "sandbox": {"write": ["extra"]}},
+	  {"name": "here", "command": "touch x"},
+	  {"name": "pathcwd", "command": "ls", "cwd": "{d}", "params": {"d": {"type": "path", "under": ["src"]}}},
+	  {"name": "anywhere", "command": "ls", "cwd": "{d}", "params": {"d": {"type": "string"}}}
+	], "settings": {"system_command": {"allow": ["ls"], "under": ["out", "src"]}}}`)
+	byTool := map[string][]string{}
+	for _, r := range c.WritableRoots() {
+		byTool[r.Tool] = append(byTool[r.Tool], r.Dir)
+	}
+	for _, tool := range c.Tools {
+		sb, _ := tool.Sandbox()
+		want := tidyPaths(byTool[tool.Name])
+		if !slices.Equal(sb.Write, want) {
+			t.Errorf("%s: sandbox writes %q, WritableRoots say %q", tool.Name, sb.Write, want)
+		}
+		if tool.Name != "reader" && len(want) == 0 {
+			t.Errorf("%s: no write roots", tool.Name)
+		}
+	}
+	sys, err := c.Tool(SystemCommandName).Expand(map[string]any{"command": "ls"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := opts.WorkDir; !slices.Equal(sys.Sandbox.Write, []string{w + "/out", w + "/src"}) {
+		t.Errorf("a system_command call writes %q", sys.Sandbox.Write)
 	}
 }

@@ -32,14 +32,16 @@ func savedID(r Rule) string {
 }
 
 // Forget removes the always rule with the given id from the store and from
-// the rules in force. A rule that is not there is an error naming it.
+// the rules in force. A rule that is not there is an error naming it; a
+// store that holds a rule other than an allow rule is refused, as at
+// every read, and left as it is.
 func (m *Memory) Forget(id string) error {
 	if m.store == nil {
 		return errors.New("no remembered-rules file is configured")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	current, err := m.store.Load()
+	current, err := m.loadStore()
 	if err != nil {
 		return err
 	}
@@ -91,11 +93,8 @@ type remembered struct {
 func NewMemory(store Store) (*Memory, error) {
 	m := &Memory{store: store, clock: time.Now}
 	if store != nil {
-		always, err := store.Load()
+		always, err := m.loadStore()
 		if err != nil {
-			return nil, err
-		}
-		if err := checkAlways(store.Name(), always); err != nil {
 			return nil, err
 		}
 		m.always = always
@@ -104,8 +103,22 @@ func NewMemory(store Store) (*Memory, error) {
 	return m, nil
 }
 
-// checkAlways refuses stored rules that are not allow rules: whoever could
-// put a deny or ask rule there was not the console.
+// loadStore reads the always rules from the store, refusing any that is not
+// an allow rule: whoever could put a deny or ask rule there was not the
+// console. Every read of the store goes through it.
+func (m *Memory) loadStore() ([]Rule, error) {
+	rules, err := m.store.Load()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAlways(m.store.Name(), rules); err != nil {
+		return nil, err
+	}
+	return rules, nil
+}
+
+// checkAlways refuses rules that are not allow rules in a store or a
+// remembered-rules file.
 func checkAlways(source string, rules []Rule) error {
 	for i := range rules {
 		if rules[i].decision != Allow {
@@ -130,8 +143,8 @@ func (m *Memory) current() *remembered {
 	return m.now.Load()
 }
 
-// Rules returns the remembered rules: the store's (Memory Always), then the
-// session's (Memory Session).
+// Rules returns the remembered rules: the store's (kept Always), then the
+// session's (kept Session).
 func (m *Memory) Rules() []Rule {
 	if c := m.current(); c != nil {
 		return slices.Clone(c.rules)
@@ -156,11 +169,8 @@ func (m *Memory) Refresh() error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	always, err := m.store.Load()
+	always, err := m.loadStore()
 	if err != nil {
-		return err
-	}
-	if err := checkAlways(m.store.Name(), always); err != nil {
 		return err
 	}
 	m.always = always
@@ -201,10 +211,7 @@ func (m *Memory) rememberAlways(r Rule, fixed []Rule) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	current, err := m.store.Load()
-	if err == nil {
-		err = checkAlways(m.store.Name(), current)
-	}
+	current, err := m.loadStore()
 	if err != nil {
 		return fmt.Errorf("rule not remembered: %w", err)
 	}

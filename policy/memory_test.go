@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -191,4 +192,33 @@ func TestMemory_Forget(t *testing.T) {
 	if err := mem.Forget(id); err == nil || !strings.Contains(err.Error(), id) {
 		t.Errorf("forgetting it twice: %v", err)
 	}
+}
+
+// rulesStore is a Store that hands back whatever rules it holds, unchecked,
+// as a Store other than the remembered-rules file might.
+type rulesStore struct {
+	rules []Rule
+	saves int
+}
+
+func (s *rulesStore) Name() string            { return "rules-store" }
+func (s *rulesStore) Load() ([]Rule, error)   { return slices.Clone(s.rules), nil }
+func (s *rulesStore) Save(rules []Rule) error { s.rules, s.saves = rules, s.saves+1; return nil }
+
+// Every read of the store refuses what the console would never have
+// written there, Forget's too: a deny rule in the store neither takes
+// effect nor is saved back.
+func TestMemory_ForgetRefusesABadStore(t *testing.T) {
+	store := &rulesStore{rules: mustRules(t, `[{"id":"d","decision":"allow","tool":"date"}]`)}
+	mem := mustMemory(t, store)
+	p := mustPolicyWith(t, `[]`, mem)
+	store.rules = mustRules(t, `[{"id":"hand","decision":"deny","tool":"uname"},{"id":"d","decision":"allow","tool":"date"}]`)
+	if err := mem.Forget("d"); err == nil || !strings.Contains(err.Error(), "only allow rules") {
+		t.Errorf("Forget over a deny rule: %v", err)
+	}
+	if store.saves != 0 {
+		t.Error("the store was saved")
+	}
+	checkDecision(t, p.Decide(Input{Tool: "uname"}), Ask, "")
+	checkDecision(t, p.Decide(Input{Tool: "date"}), Allow, "d")
 }

@@ -93,8 +93,8 @@ func (p *Policy) Rules() []Rule { return slices.Clone(p.rules) }
 // policy with after a reload.
 func (p *Policy) Memory() *Memory { return p.mem }
 
-// Remembered returns the remembered rules: those of the store (Memory
-// Always), then the session's (Memory Session).
+// Remembered returns the remembered rules: those of the store (kept
+// Always), then the session's (kept Session).
 func (p *Policy) Remembered() []Rule { return p.mem.Rules() }
 
 // RememberSession adds an allow rule for the rest of this process's life, in

@@ -46,19 +46,28 @@ type Reloader struct {
 
 	mu      sync.Mutex
 	current Loaded
+	applied chan struct{} // closed when another set-up is put in force, then replaced
 }
 
 // NewReloader returns a reloader for l with current in force; put is
 // called, under the reloader's lock, with each set-up applied.
 func NewReloader(l *Loader, current Loaded, put func(Loaded)) *Reloader {
-	return &Reloader{loader: l, put: put, current: current}
+	return &Reloader{loader: l, put: put, current: current, applied: make(chan struct{})}
 }
 
 // Current returns the set-up in force.
 func (r *Reloader) Current() Loaded {
+	current, _ := r.inForce()
+	return current
+}
+
+// inForce returns the set-up in force and a channel closed when another is
+// put in force: a watcher learns of every apply, by whomever, without
+// holding the lock while it waits.
+func (r *Reloader) inForce() (Loaded, <-chan struct{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.current
+	return r.current, r.applied
 }
 
 // Reload loads the files again and describes the change from what is in
@@ -68,12 +77,12 @@ func (r *Reloader) Reload() Change {
 	if err != nil {
 		return Change{Err: err}
 	}
-	return r.Diff(next)
+	return r.diff(next)
 }
 
-// Diff computes the Change from what is in force to next, without applying
+// diff computes the Change from what is in force to next, without applying
 // anything.
-func (r *Reloader) Diff(next Loaded) Change {
+func (r *Reloader) diff(next Loaded) Change {
 	base := r.Current()
 	c := Change{
 		Tools: config.Diff(base.Config, next.Config),
@@ -102,5 +111,7 @@ func (r *Reloader) apply(base, next Loaded) error {
 	}
 	r.put(next)
 	r.current = next
+	close(r.applied)
+	r.applied = make(chan struct{})
 	return nil
 }

@@ -2,15 +2,12 @@ package setup
 
 import (
 	"errors"
-
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/assent-sh/assent/config"
 )
 
 // files are the tool and policy files one load reads.
@@ -74,22 +71,6 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// Programs are the program files the tools of cfg run (argv[0] and what
-// find -exec runs), absolute, for the watcher: a program replaced or
-// retargeted after load is offered as a change to apply, since its calls
-// are refused until then.
-func Programs(cfg *config.Config) []string {
-	var out []string
-	for _, t := range cfg.Tools {
-		for _, p := range append([]string{t.Program}, t.SecondPrograms...) {
-			if p != "" && !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
 // Files are the tool and policy files the next load reads, absolute, for
 // the watcher and for messages; the embedded pack is not a file.
 func (l *Loader) Files() []string {
@@ -97,6 +78,11 @@ func (l *Loader) Files() []string {
 	if err != nil {
 		return nil
 	}
+	return f.paths()
+}
+
+// paths are the tool and policy files, absolute.
+func (f files) paths() []string {
 	all := slices.Clone(f.tools)
 	if f.policy != "" {
 		all = append(all, f.policy)

@@ -52,8 +52,8 @@ type Options struct {
 	// PATH finds bare program names; "" means the process's $PATH.
 	PATH string
 	// StateDirs are assent's own directories (state, config, runtime)
-	// that the built-in rules deny every tool; nil means the state and
-	// config directories of this user.
+	// that the built-in rules deny every tool; nil means this user's
+	// state, config and runtime directories.
 	StateDirs []string
 }
 
@@ -105,6 +105,13 @@ func NewLoader(o Options) (*Loader, error) {
 			}
 			o.StateDirs = append(o.StateDirs, d)
 		}
+		// The runtime directory (made when missing, as a console start
+		// makes it) holds the console's socket and runtime file. One that
+		// fails its checks holds neither, since no console uses it, and
+		// loading to check or explain need not fail for it.
+		if d, err := state.RuntimeDir(); err == nil {
+			o.StateDirs = append(o.StateDirs, d)
+		}
 	}
 	mem, err := policy.NewMemory(RememberedFile(o.Remembered))
 	if err != nil {
@@ -142,7 +149,7 @@ func (l *Loader) load(toRun bool) (Loaded, error) {
 		return Loaded{}, err
 	}
 	if toRun {
-		if f.defaulted && len(l.opts.Sources) == 0 {
+		if f.defaulted {
 			if err := checkWorkDir(l.opts.WorkDir); err != nil {
 				return Loaded{}, err
 			}

@@ -44,6 +44,21 @@ func dirs(t *testing.T) (work, state string) {
 	return work, state
 }
 
+// mustLoad makes a loader with o and loads it once, failing the test on
+// any error.
+func mustLoad(t *testing.T, o Options) (*Loader, Loaded) {
+	t.Helper()
+	l, err := NewLoader(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, got
+}
+
 // writeFile writes text to path as an editor does: a temporary file
 // renamed over the original.
 func writeFile(t *testing.T, path, text string) {
@@ -63,15 +78,8 @@ func TestLoad_FilesPolicyAndMemory(t *testing.T) {
 	writeFile(t, tools, testTools)
 	pol := filepath.Join(state, "policy.json")
 	writeFile(t, pol, `[{"id": "ask-look", "decision": "ask", "tool": "look", "args": {"what": "-a"}}]`)
-	l, err := NewLoader(Options{Tools: []string{tools}, PolicyFile: pol, Remembered: filepath.Join(state, "remembered.json"),
+	l, got := mustLoad(t, Options{Tools: []string{tools}, PolicyFile: pol, Remembered: filepath.Join(state, "remembered.json"),
 		WorkDir: work, PATH: "/usr/bin:/bin"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := l.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
 	if got.Config.Tool("look") == nil || len(fileRules(got.Policy)) != 3 || got.Policy.Memory() != l.Memory() {
 		t.Fatalf("loaded %v tools, %d rules from files", got.Config.Sources, len(fileRules(got.Policy)))
 	}
@@ -233,66 +241,4 @@ func fileRules(p *policy.Policy) []policy.Rule {
 		}
 	}
 	return out
-}
-
-// The built-in rules follow the files' rules and deny assent's own
-// directories; settings.default_policy: false turns them off.
-func TestLoad_BuiltinRules(t *testing.T) {
-	work, state := dirs(t)
-	load := func(settings string) *policy.Policy {
-		t.Helper()
-		l, err := NewLoader(Options{Sources: []config.Source{{Name: "t.json", Data: []byte(
-			`{"tools": [{"name": "cat", "command": "cat -- {path}", "read_only": true, "params": {"path": {"type": "path", "under": ["/"]}}}]` +
-				settings + `}`)}}, Remembered: filepath.Join(state, "r.json"), WorkDir: work, StateDirs: []string{state}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := l.Load()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return got.Policy
-	}
-	on := load("")
-	rules := on.Rules()
-	if len(rules) != 3 || rules[0].ID() != policy.DefaultReadOnly || rules[2].ID() != policy.DefaultAssentState {
-		t.Fatalf("rules %v, want the three built-in ones", rules)
-	}
-	in := policy.Input{Tool: "cat", ReadOnly: true, Paths: []string{filepath.Join(state, "token")}}
-	if d := on.Decide(in); d.Action != policy.Deny || d.Rule != policy.DefaultAssentState {
-		t.Errorf("reading the state directory: %s by %s", d.Action, d.Rule)
-	}
-	off := load(`, "settings": {"default_policy": false}`)
-	if rules := off.Rules(); len(rules) != 0 {
-		t.Errorf("with default_policy false: rules %v", rules)
-	}
-	if d := off.Decide(in); d.Action != policy.Ask {
-		t.Errorf("with default_policy false: %s by %s, want ask", d.Action, d.Rule)
-	}
-}
-
-// The default tools read "."; started from / , the home directory or a
-// system directory they would hand an agent everything, so that start is
-// refused with what to do instead. Tool files named by the operator are
-// theirs to judge.
-func TestLoad_DefaultToolsRefuseBroadWorkDirs(t *testing.T) {
-	_, state := dirs(t)
-	home, _ := os.UserHomeDir()
-	for _, dir := range []string{"/", home, "/usr/share", "/etc"} {
-		l, err := NewLoader(Options{ConfigDir: filepath.Join(state, "none"), Remembered: filepath.Join(state, "r.json"), WorkDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l.Load(); err == nil || !strings.Contains(err.Error(), "cd into a project directory") {
-			t.Errorf("started in %s: %v, want a refusal", dir, err)
-		}
-	}
-	work, _ := dirs(t)
-	l, err := NewLoader(Options{ConfigDir: filepath.Join(state, "none"), Remembered: filepath.Join(state, "r.json"), WorkDir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := l.Load(); err != nil {
-		t.Errorf("started in a project directory: %v", err)
-	}
 }

@@ -26,16 +26,10 @@ func newWatched(t *testing.T) *watched {
 	work, state := dirs(t)
 	w := &watched{t: t, file: filepath.Join(state, "tools.json"), put: make(chan Loaded, 10)}
 	writeFile(t, w.file, testTools)
-	l, err := NewLoader(Options{Tools: []string{w.file}, Remembered: filepath.Join(state, "remembered.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := l.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, first := mustLoad(t, Options{Tools: []string{w.file}, Remembered: filepath.Join(state, "remembered.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
 	w.r = NewReloader(l, first, func(next Loaded) { w.put <- next })
 	ctx, cancel := context.WithCancel(context.Background())
+	var err error
 	if w.changes, err = w.r.Watch(ctx, 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
@@ -121,15 +115,8 @@ func TestReloader_StaleChangeIsRefused(t *testing.T) {
 
 func TestWatch_NothingToWatch(t *testing.T) {
 	work, state := dirs(t)
-	l, err := NewLoader(Options{Sources: []config.Source{{Name: "t.json", Data: []byte(testTools)}},
+	l, first := mustLoad(t, Options{Sources: []config.Source{{Name: "t.json", Data: []byte(testTools)}},
 		Remembered: filepath.Join(state, "r.json"), WorkDir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := l.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
 	changes, err := NewReloader(l, first, func(Loaded) {}).Watch(context.Background(), 0)
 	if err != nil || changes != nil {
 		t.Errorf("watching tools given as bytes: %v, %v; want no channel", changes, err)
@@ -144,14 +131,7 @@ func TestWatch_ConfigDirectory(t *testing.T) {
 	if err := os.MkdirAll(conf, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	l, err := NewLoader(Options{ConfigDir: conf, Remembered: filepath.Join(state, "r.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := l.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, first := mustLoad(t, Options{ConfigDir: conf, Remembered: filepath.Join(state, "r.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
 	if got := first.Config.Sources; len(got) != 1 || !strings.Contains(got[0], "embedded") {
 		t.Fatalf("an empty config directory loaded %v, want the embedded pack", got)
 	}
@@ -159,6 +139,7 @@ func TestWatch_ConfigDirectory(t *testing.T) {
 	w.r = NewReloader(l, first, func(next Loaded) { w.put <- next })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	var err error
 	if w.changes, err = w.r.Watch(ctx, 20*time.Millisecond); err != nil || w.changes == nil {
 		t.Fatalf("watching the config directory: %v", err)
 	}
@@ -185,47 +166,69 @@ func TestWatch_ConfigDirectory(t *testing.T) {
 }
 
 // A program replaced after load is offered as a change (its calls are
-// refused until it is applied), naming what changed.
+// refused until it is applied), naming what changed: a tool's program,
+// one system_command allows, and one of a tool that an applied change
+// added, which must be watched from then on.
 func TestWatch_ProgramChanged(t *testing.T) {
-	work, state := dirs(t)
-	prog := filepath.Join(state, "say")
-	if err := os.Symlink("/bin/echo", prog); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name  string
+		tools string // %prog is the program
+		added bool   // the tool comes with a change applied after the watch began
+	}{
+		{name: "a tool's program", tools: `[{"name": "say", "command": ["%prog", "{w}"]}]`},
+		{name: "a program system_command allows", tools: `{"settings": {"system_command": {"allow": ["say"]}}}`},
+		{name: "the program of a tool added by a change", tools: `[{"name": "say", "command": ["%prog", "{w}"]}]`, added: true},
 	}
-	tools := filepath.Join(state, "tools.json")
-	writeFile(t, tools, `[{"name": "say", "command": ["`+prog+`", "{w}"]}]`)
-	l, err := NewLoader(Options{Tools: []string{tools}, Remembered: filepath.Join(state, "r.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := l.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := NewReloader(l, first, func(Loaded) {})
-	ctx, cancel := context.WithCancel(context.Background())
-	changes, err := r.Watch(ctx, 20*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cancel()
-		for range changes {
-		}
-	}()
-	tmp := prog + ".new"
-	if err := os.Symlink("/usr/bin/true", tmp); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, prog); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case ch := <-changes:
-		if ch.Err != nil || !strings.Contains(strings.Join(ch.Summary, "\n"), "program "+prog+" changed since it loaded") {
-			t.Fatalf("change %q (%v)", ch.Summary, ch.Err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("no change reported for the retargeted program")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			work, state := dirs(t)
+			bin := filepath.Join(state, "bin")
+			if err := os.Mkdir(bin, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			prog := filepath.Join(bin, "say")
+			if err := os.Symlink("/bin/echo", prog); err != nil {
+				t.Fatal(err)
+			}
+			tools := filepath.Join(state, "tools.json")
+			text := strings.NewReplacer("%prog", prog).Replace(tc.tools)
+			if tc.added {
+				writeFile(t, tools, `[{"name": "other", "command": "id"}]`)
+			} else {
+				writeFile(t, tools, text)
+			}
+			l, first := mustLoad(t, Options{Tools: []string{tools}, Remembered: filepath.Join(state, "r.json"), WorkDir: work,
+				PATH: bin + ":/usr/bin:/bin"})
+			w := &watched{t: t, r: NewReloader(l, first, func(Loaded) {})}
+			ctx, cancel := context.WithCancel(context.Background())
+			var err error
+			if w.changes, err = w.r.Watch(ctx, 20*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				cancel()
+				for range w.changes {
+				}
+			}()
+			if tc.added {
+				writeFile(t, tools, text)
+				if err := w.next().Apply(); err != nil {
+					t.Fatal(err)
+				}
+				if w.r.Current().Config.Tool("say") == nil {
+					t.Fatal("the change did not add the tool")
+				}
+			}
+			tmp := prog + ".new"
+			if err := os.Symlink("/usr/bin/true", tmp); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(tmp, prog); err != nil {
+				t.Fatal(err)
+			}
+			if ch := w.next(); ch.Err != nil || !strings.Contains(strings.Join(ch.Summary, "\n"), "program "+prog+" changed since it loaded") {
+				t.Fatalf("change %q (%v)", ch.Summary, ch.Err)
+			}
+		})
 	}
 }

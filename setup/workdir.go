@@ -22,12 +22,11 @@ func systemDirs() []string {
 // home directory they would hand an agent every file (a token, an SSH key,
 // /proc/self/environ) without a prompt.
 func checkWorkDir(dir string) error {
-	dir = filepath.Clean(dir)
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
+	dir = realPath(dir)
 	what := ""
-	if home, err := os.UserHomeDir(); err == nil && home != "" && filepath.Clean(home) == dir {
+	// Both sides resolved: a home reached through a symlink (/home ->
+	// /var/home, say) is the same directory as the one assent runs in.
+	if home, err := os.UserHomeDir(); err == nil && home != "" && realPath(home) == dir {
 		what = "your home directory"
 	}
 	if dir == "/" {
@@ -43,4 +42,13 @@ func checkWorkDir(dir string) error {
 	}
 	return fmt.Errorf("assent was started in %s (%s), which its default tools would take as the root they may read: "+
 		"cd into a project directory first, or pass --tools with tool files written for this place", dir, what)
+}
+
+// realPath is p cleaned, with its symlinks resolved when it can be.
+func realPath(p string) string {
+	p = filepath.Clean(p)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
 }
