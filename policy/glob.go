@@ -111,6 +111,23 @@ func escapeGlob(s string) string {
 	return b.String()
 }
 
+// unescapeGlob is glob text with each escape replaced by the character it
+// escapes, wildcards left as they are: every literal run of the glob, as
+// the text it matches.
+func unescapeGlob(text string) string {
+	if !strings.Contains(text, `\`) {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\\' && i+1 < len(text) {
+			i++
+		}
+		b.WriteByte(text[i])
+	}
+	return b.String()
+}
+
 // shapeGlob picks the cheapest matcher for a parsed pattern.
 func shapeGlob(text string, elems []globElem) glob {
 	g := glob{text: text, shape: globGeneral, elems: elems}

@@ -112,7 +112,7 @@ func (r Rule) Mentions(s string) bool {
 
 func (m *matchSet) mentions(s string) bool {
 	in := func(text string) bool { return strings.Contains(text, s) }
-	inGlob := func(g glob) bool { return in(g.text) || in(g.lit) } // lit: unescaped
+	inGlob := func(g glob) bool { return in(g.text) || in(unescapeGlob(g.text)) }
 	inPattern := func(p pattern) bool { return in(p.text) || inGlob(p.g) || slices.ContainsFunc(p.exact, in) }
 	return slices.ContainsFunc(m.args, func(a argPattern) bool { return inPattern(a.p) }) ||
 		slices.ContainsFunc(m.paths, func(p pathGlob) bool { return inGlob(p.g) }) ||

@@ -208,3 +208,16 @@ func TestRule_StringMasked(t *testing.T) {
 		t.Errorf("StringMasked changed the rule: %s", r)
 	}
 }
+
+// A secret with glob characters, inside a glob the operator widened to
+// (the console pre-fills one that covers the values), is found unescaped.
+func TestRule_MentionsASecretInsideAWidenedGlob(t *testing.T) {
+	in := Input{Tool: "t", Args: map[string][]string{"files": {"tok*en123-a-tok*en123", "tok*en123-b-tok*en123"}}}
+	r, err := Narrowest(in).WidenArg("files", `tok\*en123-*-tok\*en123`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Matches(in) || !r.Mentions("tok*en123") {
+		t.Errorf("the widened rule %s: matches %v, mentions the secret %v; want both", r, r.Matches(in), r.Mentions("tok*en123"))
+	}
+}
