@@ -16,7 +16,8 @@ func TestArgError_ReadsAsASentence(t *testing.T) {
 	    "n": {"type": "number", "max": 10}, "s": {"secret": true, "type": "integer"}}},
 	  {"name": "many", "command": "uname {items...}"},
 	  {"name": "flag", "command": "uname {b}", "params": {"b": {"type": "boolean"}}},
-	  {"name": "in", "command": "ls", "cwd": "{d}", "params": {"d": {"type": "string"}}}],
+	  {"name": "in", "command": "ls", "cwd": "{d}", "params": {"d": {"type": "string"}}},
+	  {"name": "in_secret", "command": "ls", "cwd": "{d}", "params": {"d": {"type": "string", "secret": true}}}],
 	  "settings": {"system_command": {"allow": ["ls"]}}}`)
 	missing := filepath.Join(opts.WorkDir, "gone")
 	tests := []struct {
@@ -41,6 +42,8 @@ func TestArgError_ReadsAsASentence(t *testing.T) {
 		{"flag", map[string]any{"b": "yes"}, `tool "flag": parameter "b": want true or false, got a string`},
 		{"in", map[string]any{"d": missing},
 			`tool "in": parameter "d": working directory ` + missing + ` is not an existing directory`},
+		{"in_secret", map[string]any{"d": missing},
+			`tool "in_secret": parameter "d": working directory is not an existing directory (the value is secret and not repeated)`},
 		// Continuations of the sentence: no colon.
 		{SystemCommandName, map[string]any{"command": "ls", "cwd": "/"},
 			`tool "system_command": parameter "cwd" resolves to /, which is outside the allowed directories "` + opts.WorkDir + `"`},

@@ -108,7 +108,11 @@ func (f *filling) cwd() (string, error) {
 		if ps := t.cwd.params(); len(ps) > 0 {
 			param = ps[0]
 		}
-		return "", clauseError(t.Name, param, "cwd", fmt.Sprintf("working directory %s is not an existing directory", dir))
+		msg := fmt.Sprintf("working directory %s is not an existing directory", dir)
+		if secret { // the reason is shown and journaled
+			msg = "working directory is not an existing directory (the value is secret and not repeated)"
+		}
+		return "", clauseError(t.Name, param, "cwd", msg)
 	}
 	return dir, nil
 }

@@ -90,6 +90,11 @@ func TestDetail_ShowsTheCall(t *testing.T) {
 				SecretParams: []string{"token"}},
 			[]string{"not expanded", `n="x<y"`, `token="•••"`, `host="hunter2.example"`, "refused (invalid): parameter"},
 			[]string{`token="hunter2"`}},
+		{"refused, a long secret quoted in the reason",
+			queue.Call{Status: queue.Refused, Decider: queue.ByValidation, Reason: `parameter "n": s3cr3t-value-long is not a number`,
+				Args: map[string]any{"n": "s3cr3t-value-long"}, Secrets: []string{"s3cr3t-value-long"},
+				OutputSecrets: []string{"s3cr3t-value-long"}, SecretParams: []string{"n"}},
+			[]string{`refused (invalid): parameter "n": ••• is not a number`}, []string{"s3cr3t"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

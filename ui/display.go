@@ -117,7 +117,8 @@ func decision(c *queue.Call) string {
 		}
 		return "approved by the operator"
 	case c.Status == queue.Refused || c.Status == queue.Denied || c.Status == queue.Cancelled:
-		return string(c.Status) + " (" + deciderLabel(c) + ")" + reasonSuffix(c.Reason)
+		// The reason may quote the agent's arguments: masked as the journal masks it.
+		return string(c.Status) + " (" + deciderLabel(c) + ")" + reasonSuffix(maskSecrets(c, part{kind: partText}, c.Reason))
 	}
 	return string(c.Status)
 }
