@@ -131,7 +131,9 @@ func (c *conduct) initialize(w http.ResponseWriter, r *http.Request, m message) 
 			Name string `json:"name"`
 		} `json:"clientInfo"`
 	}
-	_ = json.Unmarshal(m.params, &p) // mcp-go answers params it cannot read
+	if json.Unmarshal(m.params, &p) != nil {
+		p.ClientInfo.Name = "" // mcp-go refuses such params and records no client
+	}
 	c.next.ServeHTTP(&watchedWriter{ResponseWriter: w, onHeader: func(status int, h http.Header) {
 		if id := h.Get(mcp.HeaderSessionID); status == http.StatusOK && id != "" {
 			c.sessions.add(id, p.ClientInfo.Name)
