@@ -119,7 +119,7 @@ func secretFilesRule() map[string]any {
 func assentStateRule(dirs []string) map[string]any {
 	var globs []string
 	for _, d := range dirs {
-		globs = append(globs, escapeGlob(d), escapeGlob(d)+"/*")
+		globs = append(globs, EscapeGlob(d), EscapeGlob(d)+"/*")
 	}
 	return map[string]any{"id": DefaultAssentState, "decision": Deny, "paths": globs,
 		"reason": "the path is in assent's own state or configuration (built-in default policy)",
@@ -141,7 +141,7 @@ func call1(tool string, readOnly bool) map[string]any {
 func escapeAll(paths []string) []string {
 	out := make([]string, len(paths))
 	for i, p := range paths {
-		out[i] = escapeGlob(p)
+		out[i] = EscapeGlob(p)
 	}
 	return out
 }

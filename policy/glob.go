@@ -93,11 +93,12 @@ func compileGlob(text string) (glob, error) {
 // It is how a value an agent sent becomes a pattern without becoming a
 // wildcard.
 func literalGlob(s string) glob {
-	return glob{text: escapeGlob(s), shape: globExact, lit: s}
+	return glob{text: EscapeGlob(s), shape: globExact, lit: s}
 }
 
-// escapeGlob writes s as a glob that matches only s.
-func escapeGlob(s string) string {
+// EscapeGlob writes s as a glob of the rules' dialect that matches only s:
+// the console writes an agent's value so when it proposes a glob.
+func EscapeGlob(s string) string {
 	if !strings.ContainsAny(s, `*?[\`) {
 		return s
 	}

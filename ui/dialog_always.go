@@ -192,25 +192,13 @@ func coverGlob(vals []string) string {
 		}
 	}
 	if len(vals) == 1 {
-		return globLiteral(vals[0])
+		return policy.EscapeGlob(vals[0])
 	}
 	shortest := slices.MinFunc(vals, func(a, b string) int { return len(a) - len(b) })
 	if len(prefix)+len(suffix) > len(shortest) {
 		suffix = suffix[len(prefix)+len(suffix)-len(shortest):]
 	}
-	return globLiteral(validPrefix(prefix)) + "*" + globLiteral(validSuffix(suffix))
-}
-
-// globLiteral writes s as a glob that matches exactly s.
-func globLiteral(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`\*?[`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return policy.EscapeGlob(validPrefix(prefix)) + "*" + policy.EscapeGlob(validSuffix(suffix))
 }
 
 // validPrefix cuts a byte prefix back to whole characters.
