@@ -81,6 +81,9 @@ func (r *Reloader) watchSet(current Loaded) (watchSet, error) {
 		if err != nil {
 			return watchSet{}, fmt.Errorf("watching %s: %w", f, err)
 		}
+		if s.names[abs] {
+			continue // many tools run one program; a name already in is resolved already
+		}
 		s.names[abs] = true
 		s.dirs[filepath.Dir(abs)] = true
 		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
