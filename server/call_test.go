@@ -156,3 +156,18 @@ func TestHTTP_DirectCallAnswersAsMCPGo(t *testing.T) {
 		t.Errorf("the call's client %q, session %q; want raw, %s", c.Client, c.Session, sid)
 	}
 }
+
+// A _meta member is found as encoding/json finds it, whatever its letter
+// case or escapes, though params without one are not decoded twice.
+func TestParseMessage_MetaAsEncodingJSONReadsIt(t *testing.T) {
+	const v = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`
+	for _, key := range []string{"_meta", "_META", `\u005fmeta`} {
+		m := parseMessage([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","` + key + `":` + v + `}}`))
+		if m.metaVersion != "2026-07-28" {
+			t.Errorf("params with %s: protocol version %q", key, m.metaVersion)
+		}
+	}
+	if m := parseMessage([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`)); m.metaVersion != "" {
+		t.Errorf("params without _meta: protocol version %q", m.metaVersion)
+	}
+}

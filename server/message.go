@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -44,12 +45,6 @@ func parseMessage(data []byte) message {
 	if len(data) == 0 {
 		return message{kind: kindBlank}
 	}
-	if !json.Valid(data) {
-		return invalid(mcp.PARSE_ERROR, "the message is not valid JSON")
-	}
-	if data[0] == '[' {
-		return invalid(mcp.INVALID_REQUEST, "JSON-RPC batches are not supported: send each message on its own")
-	}
 	var env struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
@@ -58,7 +53,19 @@ func parseMessage(data []byte) message {
 		Error   json.RawMessage `json:"error"`
 		Params  json.RawMessage `json:"params"`
 	}
-	if data[0] != '{' || json.Unmarshal(data, &env) != nil {
+	// Unmarshal checks the whole text before it decodes, and says so with
+	// a SyntaxError: one scan, where json.Valid first would be two.
+	var err error
+	if data[0] == '{' {
+		err = json.Unmarshal(data, &env)
+	}
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax) || data[0] != '{' && !json.Valid(data):
+		return invalid(mcp.PARSE_ERROR, "the message is not valid JSON")
+	case data[0] == '[':
+		return invalid(mcp.INVALID_REQUEST, "JSON-RPC batches are not supported: send each message on its own")
+	case data[0] != '{' || err != nil:
 		return invalid(mcp.INVALID_REQUEST, "a JSON-RPC message must be an object with \"jsonrpc\": \"2.0\"")
 	}
 	m := message{id: env.ID, params: env.Params}
@@ -86,13 +93,29 @@ func parseMessage(data []byte) message {
 		RequestID json.RawMessage `json:"requestId"`
 		Meta      *mcp.Meta       `json:"_meta"`
 	}
-	if len(env.Params) > 0 && env.Params[0] == '{' && json.Unmarshal(env.Params, &params) == nil {
+	if len(env.Params) > 0 && env.Params[0] == '{' && (m.method == string(mcp.MethodNotificationCancelled) || mayHoldMeta(env.Params)) &&
+		json.Unmarshal(env.Params, &params) == nil {
 		m.metaVersion = params.Meta.ProtocolVersion()
 		if m.method == string(mcp.MethodNotificationCancelled) {
 			m.cancels = params.RequestID
 		}
 	}
 	return m
+}
+
+// mayHoldMeta reports whether params may have a _meta member as
+// encoding/json matches keys: in any letter case, or written with
+// escapes. Most calls have none, and are not decoded a second time.
+func mayHoldMeta(params json.RawMessage) bool {
+	if bytes.IndexByte(params, '\\') >= 0 {
+		return true
+	}
+	for i := 0; i+len("_meta") <= len(params); i++ {
+		if params[i] == '_' && bytes.EqualFold(params[i:i+len("_meta")], []byte("_meta")) {
+			return true
+		}
+	}
+	return false
 }
 
 // validID reports whether a raw id is a string or a number.
