@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -132,10 +133,10 @@ func TestListTools_AnswersAsMCPGo(t *testing.T) {
 	}
 }
 
-// TestHTTP_DirectCallAnswersAsMCPGo: a legacy tools/call over HTTP is
-// answered by the server itself, with the body mcp-go's transport writes
-// (its JSON-RPC answer, encoded, and a newline) and the client's name from
-// initialize.
+// TestHTTP_DirectCallAnswersAsMCPGo: a legacy tools/call over HTTP, which
+// conduct answers itself (TestConduct_Direct…), gets the body mcp-go's
+// transport writes (its JSON-RPC answer, encoded, and a newline), and the
+// call carries the client's name from initialize.
 func TestHTTP_DirectCallAnswersAsMCPGo(t *testing.T) {
 	f := newFixture(t, nil)
 	f.Runner.Expect("uname", "s").Stdout("Linux\n").Repeat = true
@@ -169,5 +170,61 @@ func TestParseMessage_MetaAsEncodingJSONReadsIt(t *testing.T) {
 	}
 	if m := parseMessage([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`)); m.metaVersion != "" {
 		t.Errorf("params without _meta: protocol version %q", m.metaVersion)
+	}
+}
+
+// TestConduct_DirectAnswersWhatMCPGoWouldAnswerAsJSON: conduct answers a
+// legacy tools/call itself, as the session's client, and leaves to mcp-go
+// a call with a progress token, a protocol version it refuses, and every
+// other method.
+func TestConduct_DirectAnswersWhatMCPGoWouldAnswerAsJSON(t *testing.T) {
+	f := newFixture(t, nil)
+	f.Runner.Expect("uname", "s").Stdout("Linux\n").Repeat = true
+	c := &conduct{s: f.s}
+	call := func(meta string) message {
+		return parseMessage([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"look","arguments":{"what_thing":"s"}` + meta + `}}`))
+	}
+	plain := httptest.NewRequest(http.MethodPost, EndpointPath, nil)
+	refused := httptest.NewRequest(http.MethodPost, EndpointPath, nil)
+	refused.Header.Set(mcp.HeaderProtocolVersion, "1999-01-01")
+	for _, tc := range []struct {
+		name string
+		r    *http.Request
+		m    message
+		want bool
+	}{
+		{"a call", plain, call(""), true},
+		{"a call with _meta but no token", plain, call(`,"_meta":{}`), true},
+		{"a call with a progress token", plain, call(`,"_meta":{"progressToken":"p"}`), false},
+		{"a protocol version mcp-go refuses", refused, call(""), false},
+		{"another method", plain, parseMessage([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, ok := c.direct(context.Background(), tc.r, "s1", "who", tc.m); ok != tc.want {
+				t.Errorf("answered directly: %v, want %v", ok, tc.want)
+			}
+		})
+	}
+	if got, ok := queuetest.WaitFor(f.Queue, func(c queue.Call) bool { return c.Tool == "look" }); !ok || got.Client != "who" || got.Session != "s1" {
+		t.Errorf("the direct call's client %q, session %q; want who, s1", got.Client, got.Session)
+	}
+}
+
+// An initialize whose params mcp-go cannot read still gets a session from
+// it, but records no client: both paths then name the call's client alike.
+func TestHTTP_InitializeMCPGoCannotReadNamesNoClient(t *testing.T) {
+	f := newFixture(t, nil)
+	f.Runner.Expect("uname", "s").Stdout("Linux\n").Repeat = true
+	x := f.rawHTTP(HTTPOptions{})
+	status, h, body := x.do(http.MethodPost, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",`+
+		`"capabilities":{},"clientInfo":{"name":"claimed","version":5}}}`, nil)
+	sid := h.Get("Mcp-Session-Id")
+	if sid == "" {
+		t.Skipf("mcp-go issued no session for such params (%d %s)", status, body)
+	}
+	x.do(http.MethodPost, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"look","arguments":{"what_thing":"s"}}}`,
+		map[string]string{"MCP-Protocol-Version": "2025-11-25"})
+	if c, ok := queuetest.WaitFor(f.Queue, func(c queue.Call) bool { return c.Tool == "look" }); !ok || c.Client != "" {
+		t.Errorf("the call's client %q; want none, as mcp-go recorded none", c.Client)
 	}
 }

@@ -126,13 +126,11 @@ func (c *conduct) initialize(w http.ResponseWriter, r *http.Request, m message) 
 		http.Error(w, "too many sessions are open, each with a request in flight; retry later", http.StatusServiceUnavailable)
 		return
 	}
-	var p struct {
-		ClientInfo struct {
-			Name string `json:"name"`
-		} `json:"clientInfo"`
-	}
+	// Read as mcp-go reads them: params it cannot decode get an error
+	// answer and a session, but no client.
+	var p mcp.InitializeParams
 	if json.Unmarshal(m.params, &p) != nil {
-		p.ClientInfo.Name = "" // mcp-go refuses such params and records no client
+		p.ClientInfo.Name = ""
 	}
 	c.next.ServeHTTP(&watchedWriter{ResponseWriter: w, onHeader: func(status int, h http.Header) {
 		if id := h.Get(mcp.HeaderSessionID); status == http.StatusOK && id != "" {
@@ -183,7 +181,7 @@ func (c *conduct) request(w http.ResponseWriter, r *http.Request, sid, client st
 // (its notifications go on an event stream mcp-go opens) and for a
 // protocol version header mcp-go refuses.
 func (c *conduct) direct(ctx context.Context, r *http.Request, sid, client string, m message) ([]byte, bool) {
-	if c.s == nil || m.method != string(mcp.MethodToolsCall) {
+	if m.method != string(mcp.MethodToolsCall) {
 		return nil, false
 	}
 	if v := r.Header.Get(mcp.HeaderProtocolVersion); v != "" && !mcp.IsValidProtocolVersion(v) {
