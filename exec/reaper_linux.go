@@ -128,6 +128,16 @@ func (rp *reaper) sweep(r *run, sig syscall.Signal) {
 	}
 }
 
+// hasChildren reports whether this process has a child of any thread,
+// running or not yet reaped; when it has none, no process of any call can
+// have come back to it. An error other than "no children" counts as
+// having some.
+func (rp *reaper) hasChildren() bool {
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WSTOPPED|unix.WCONTINUED|unix.WNOHANG|unix.WNOWAIT|unix.WALL, nil)
+	return err != unix.ECHILD
+}
+
 // escaped lists this process's children that are not leaders of live runs
 // and belong to r or to calls that have ended, zombies included (a zombie
 // whose threads are still exiting cannot be reaped yet; reapBy waits for

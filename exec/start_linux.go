@@ -141,8 +141,20 @@ func (r *run) killAll() {
 		// From outside its namespace SIGKILL reaches the init, and the
 		// kernel ends every other process in the namespace with it.
 		_ = syscall.Kill(r.p.pid, syscall.SIGKILL)
-	case r.p.held:
+	case r.p.held && !r.leaderExited():
 		r.l.os.reaper.sweep(r, syscall.SIGKILL)
+	}
+}
+
+// leaderExited reports whether the leader has exited. Once it has, reap
+// sweeps for escaped processes after reaping it, where one system call can
+// tell that none are left.
+func (r *run) leaderExited() bool {
+	select {
+	case <-r.exited:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -158,6 +170,9 @@ func (r *run) reap() (code int, signal string) {
 		}
 	}
 	if r.p.held {
+		if r.l.os.reaper.hasChildren() {
+			r.l.os.reaper.sweep(r, syscall.SIGKILL)
+		}
 		r.l.os.reaper.finish(r)
 	}
 	if r.p.stdin != nil {

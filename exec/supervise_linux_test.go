@@ -3,14 +3,19 @@
 package exec
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // pidsOf parses the "PID [PID]" line a helper prints first.
@@ -272,5 +277,54 @@ func TestLocalRun_ReapsEveryChild(t *testing.T) {
 		if e, err := readStat(pid); err == nil && e.ppid == os.Getpid() {
 			t.Errorf("child %d of this process is still there, state %c", pid, e.state)
 		}
+	}
+}
+
+func TestReaper_HasChildrenSeesAChildOfAnyThreadUntilReaped(t *testing.T) {
+	// The run's final sweep is skipped when hasChildren says no: it must
+	// count a child forked by another thread, running or a zombie, and
+	// say no only once it is reaped.
+	var rp reaper
+	if rp.hasChildren() {
+		t.Fatal("a child before any was started: an earlier test left one")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := osexec.Command(exe)
+	c.Env = helperEnviron("ready")
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan error), make(chan struct{})
+	go func() {
+		runtime.LockOSThread() // its child is this thread's, never the test's
+		defer runtime.UnlockOSThread()
+		started <- c.Start()
+		<-release
+	}()
+	defer close(release)
+	if err := <-started; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatalf("helper did not announce itself: %v", err)
+	}
+	if !rp.hasChildren() {
+		t.Error("a running child of another thread is not counted")
+	}
+	_ = c.Process.Kill()
+	var info unix.Siginfo
+	if err := unix.Waitid(unix.P_PID, c.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil); err != nil {
+		t.Fatalf("waiting for the child to exit: %v", err)
+	}
+	if !rp.hasChildren() {
+		t.Error("a zombie child is not counted")
+	}
+	_ = c.Wait()
+	if rp.hasChildren() {
+		t.Error("a child is still counted after it was reaped")
 	}
 }
