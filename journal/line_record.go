@@ -4,7 +4,8 @@ import (
 	"encoding/base64"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/assent-sh/assent/jsonenc"
 )
 
 // appendRecord writes r into e.buf as encoding/json writes it with HTML
@@ -52,8 +53,8 @@ func (e *lineEncoder) appendRecord(r *Record) error {
 	b = appendText(b, "rule", r.Rule)
 	b = appendText(b, "reason", r.Reason)
 	if r.Edit != nil {
-		b = appendStrings(append(b, `,"edit":{"before":`...), r.Edit.Before)
-		b = appendStrings(append(b, `,"after":`...), r.Edit.After)
+		b = jsonenc.Strings(append(b, `,"edit":{"before":`...), r.Edit.Before, false)
+		b = jsonenc.Strings(append(b, `,"after":`...), r.Edit.After, false)
 		b = append(b, '}')
 	}
 	b = appendText(b, "ending", string(r.Ending))
@@ -117,22 +118,7 @@ func appendList(b []byte, key string, list []string) []byte {
 	if len(list) == 0 {
 		return b
 	}
-	return appendStrings(appendKey(b, key), list)
-}
-
-// appendStrings writes a list of strings, null for a nil one.
-func appendStrings(b []byte, list []string) []byte {
-	if list == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, s)
-	}
-	return append(b, ']')
+	return jsonenc.Strings(appendKey(b, key), list, false)
 }
 
 // appendBlob writes `,"key":{...}`, or nothing for a nil blob.
@@ -165,56 +151,6 @@ func appendKey(b []byte, key string) []byte {
 	return append(b, '"', ':')
 }
 
-// appendJSONString writes s as encoding/json does with HTML escaping off:
-// '"', '\\' and the ASCII controls escaped (\b \f \n \r \t by name), an
-// invalid byte as \ufffd, and U+2028 and U+2029 as escapes.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// appendJSONString writes s as the journal's encoding/json encoder does,
+// with HTML escaping off.
+func appendJSONString(b []byte, s string) []byte { return jsonenc.String(b, s, false) }

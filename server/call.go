@@ -43,7 +43,7 @@ func (s *Server) callTool(ctx context.Context, m message, progress bool) ([]byte
 	if err != nil {
 		return errorResponse(id, err), true
 	}
-	body, err := json.Marshal(res)
+	body, err := encodeResult(res)
 	if err != nil {
 		return errorResponse(id, fmt.Errorf("encoding the result: %w", err)), true
 	}
