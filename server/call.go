@@ -96,9 +96,13 @@ func hasCursor(params json.RawMessage) bool {
 	return len(params) > 0 && string(params) != "null" && (json.Unmarshal(params, &p) != nil || p.Cursor != nil)
 }
 
-// encodeList asks mcp-go for its tools/list result, so the stored answer
-// is exactly mcp-go's; nil if it gave none.
-func (s *Server) encodeList() json.RawMessage {
+// encodeList is the tools/list result for tools, byte for byte as mcp-go
+// answers it: written by hand (see encodeTools) when it knows every field
+// the tools set, else asked of mcp-go; nil if mcp-go gave none.
+func (s *Server) encodeList(tools []mcpserver.ServerTool) json.RawMessage {
+	if b, ok := encodeTools(tools); ok {
+		return b
+	}
 	resp, ok := s.mcp.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":0,"method":"tools/list"}`)).(mcp.JSONRPCResponse)
 	if !ok {
 		return nil

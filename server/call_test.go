@@ -99,7 +99,9 @@ func TestListTools_AnswersAsMCPGo(t *testing.T) {
 		return `{"jsonrpc":"2.0","id":5,"method":"tools/list"` + params + `}`
 	}
 	modern := `,"params":{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"2026-07-28","` + mcp.MetaKeyClientCapabilities + `":{}}}`
-	for round, tools := range []string{testTools, `{"tools": [{"name": "only", "description": "d", "command": "uname"}]}`} {
+	for round, tools := range []string{testTools, `{"tools": [{"name": "only", "description": "d", "command": "uname"}]}`,
+		`{"tools": [{"name": "z", "description": "<b> & \"q\" é", "command": "uname -- {what}", "read_only": true},
+			{"name": "a", "command": "uname"}]}`} {
 		if round > 0 {
 			f.s.SetTools(f.LoadTools(tools).Config)
 		}

@@ -137,7 +137,7 @@ func (s *Server) setToolsLocked(cfg *config.Config) {
 		tools = append(tools, mcpserver.ServerTool{Tool: mcpTool(t), Handler: h})
 	}
 	s.mcp.SetTools(tools...)
-	set.list = sync.OnceValue(s.encodeList)
+	set.list = sync.OnceValue(func() json.RawMessage { return s.encodeList(tools) })
 	s.tools.Store(set)
 	go set.list() // on another core, while the client connects
 }
