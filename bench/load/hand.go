@@ -2,11 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"sync"
 )
 
 // handEnv, set in the driver's own environment, makes it serve the hand
@@ -17,6 +20,9 @@ const handEnv = "ASSENT_LOAD_HAND"
 // reads a line, runs echo with os/exec on the same goroutine when the line
 // is a tools/call, and writes the answer. No MCP library, no goroutine per
 // request, nothing checked: near the physical limit of a call over stdio.
+// With handEnv set to "concurrent" it answers each line on a goroutine of
+// its own, writing under a lock: the least a server process that runs
+// calls side by side costs, the floor of the throughput targets.
 func serveHand() error {
 	echo, err := osexec.LookPath("echo")
 	if err != nil {
@@ -24,20 +30,31 @@ func serveHand() error {
 	}
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
-	for in.Scan() {
-		answer, err := handAnswer(echo, in.Bytes())
-		if err != nil {
-			return err
-		}
-		if answer == nil {
-			continue // a notification
-		}
-		out.Write(append(answer, '\n'))
-		if err := out.Flush(); err != nil {
-			return err
+	var mu sync.Mutex
+	var failed error
+	write := func(answer []byte, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err != nil:
+			failed = cmp.Or(failed, err)
+		case answer != nil: // nil: a notification
+			out.Write(append(answer, '\n'))
+			failed = cmp.Or(failed, out.Flush())
 		}
 	}
-	return in.Err()
+	concurrent := os.Getenv(handEnv) == "concurrent"
+	var wg sync.WaitGroup
+	for in.Scan() {
+		if !concurrent {
+			write(handAnswer(echo, in.Bytes()))
+			continue
+		}
+		line := bytes.Clone(in.Bytes())
+		wg.Go(func() { write(handAnswer(echo, line)) })
+	}
+	wg.Wait()
+	return cmp.Or(failed, in.Err())
 }
 
 // handAnswer is the hand servers' answer to one message: nil for a
@@ -67,13 +84,18 @@ func handAnswer(echo string, msg []byte) ([]byte, error) {
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":%s}`, *req.ID, result), nil
 }
 
-// hand spawns this driver as the hand server.
-func (s *rig) hand(ctx context.Context) (target, error) {
+// hand spawns this driver as the hand server, answering each call on the
+// reading goroutine or, concurrent, on a goroutine of its own.
+func (s *rig) hand(ctx context.Context, concurrent bool) (target, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return target{}, err
 	}
 	cmd := osexec.Command(self)
-	cmd.Env = append(os.Environ(), handEnv+"=1")
-	return startRawStdio(ctx, "hand server (raw)", "hello", cmd)
+	name, mode := "hand server (raw)", "1"
+	if concurrent {
+		name, mode = "hand server, concurrent (raw)", "concurrent"
+	}
+	cmd.Env = append(os.Environ(), handEnv+"="+mode)
+	return startRawStdio(ctx, name, "hello", cmd)
 }

@@ -76,7 +76,9 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	case "exec":
 		return bareExec()
 	case "hand":
-		return s.hand(ctx)
+		return s.hand(ctx, false)
+	case "hand-concurrent":
+		return s.hand(ctx, true)
 	case "hand-http":
 		return s.handHTTP(ctx, "nethttp")
 	case "hand-tcp":
@@ -100,7 +102,7 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	case "gosdk":
 		return s.gosdk(ctx, c, protocol)
 	}
-	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-http, hand-tcp, hand-tcp-blocking, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
+	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-concurrent, hand-http, hand-tcp, hand-tcp-blocking, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
 }
 
 // bareExec runs echo with os/exec, capturing its output as assent does.
