@@ -56,8 +56,9 @@ const maxChildFiles = 256
 
 // liveRun is what the reaper knows of a run that has not finished.
 type liveRun struct {
-	began int64 // boottime just before the fork
-	pid   int   // the leader, once started
+	began  int64 // boottime just before the fork
+	pid    int   // the leader, once started and until it is reaped
+	reaped int64 // boottime just after the leader was reaped; 0 before
 }
 
 // enable makes this process a child subreaper, once; it reports whether
@@ -77,7 +78,7 @@ func (rp *reaper) enable() bool {
 // comes out early, which only makes the reaper wait longer before it ends
 // an orphan, never end one it should not.
 func (rp *reaper) begin(r *run) {
-	began := rp.since + time.Since(rp.mono).Nanoseconds()
+	began := rp.now()
 	rp.mu.Lock()
 	if rp.live == nil {
 		rp.live = make(map[*run]liveRun)
@@ -86,11 +87,26 @@ func (rp *reaper) begin(r *run) {
 	rp.mu.Unlock()
 }
 
+// now is the boot clock /proc uses, from Go's monotonic clock (see begin).
+func (rp *reaper) now() int64 { return rp.since + time.Since(rp.mono).Nanoseconds() }
+
 // started records r's leader.
 func (rp *reaper) started(r *run, pid int) {
 	rp.mu.Lock()
 	lr := rp.live[r]
 	lr.pid = pid
+	rp.live[r] = lr
+	rp.mu.Unlock()
+}
+
+// reaped records that r's leader has been reaped: from now its pid may be
+// another process's, so it stops being a leader to skip, and a group or
+// session of that number is r's only for a process that started before.
+func (rp *reaper) reaped(r *run) {
+	now := rp.now()
+	rp.mu.Lock()
+	lr := rp.live[r]
+	lr.pid, lr.reaped = 0, now
 	rp.live[r] = lr
 	rp.mu.Unlock()
 }
@@ -148,14 +164,21 @@ func (rp *reaper) escaped(r *run) []int {
 	if r.p.tid != rp.pid {
 		kids = append(kids, rp.childrenOf(r.p.tid)...)
 	}
-	if len(kids) == 0 || len(kids) == 1 && kids[0] == r.p.pid {
+	if len(kids) == 0 {
 		return nil
+	}
+	rp.mu.Lock()
+	reaped := rp.live[r].reaped
+	if len(kids) == 1 && kids[0] == r.p.pid && reaped == 0 {
+		rp.mu.Unlock()
+		return nil // the leader alone
 	}
 	limit := int64(math.MaxInt64)
 	leaders := make(map[int]bool)
-	rp.mu.Lock()
 	for o, lr := range rp.live {
-		leaders[lr.pid] = true
+		if lr.pid != 0 {
+			leaders[lr.pid] = true
+		}
 		if o != r {
 			limit = min(limit, lr.began)
 		}
@@ -163,14 +186,17 @@ func (rp *reaper) escaped(r *run) []int {
 	rp.mu.Unlock()
 	var out []int
 	for _, pid := range kids {
-		if leaders[pid] || pid == r.p.pid {
+		if leaders[pid] || reaped == 0 && pid == r.p.pid {
 			continue
 		}
 		st, err := readProcStat(pid)
 		if err != nil || st.pgid == rp.pgid || st.start+clockTick <= rp.since {
 			continue // gone, or not started by the runner
 		}
-		ours := st.pgid == r.p.pid || st.sid == r.p.pid
+		// Once the leader is reaped its number may have been given again:
+		// a group or session of that number is the call's only for a
+		// process that started before (to the tick of /proc's clock).
+		ours := (st.pgid == r.p.pid || st.sid == r.p.pid) && (reaped == 0 || st.start+clockTick <= reaped)
 		if !ours && st.start+clockTick > limit {
 			continue // may belong to a call still running; its end will see it
 		}

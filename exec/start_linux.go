@@ -158,9 +158,10 @@ func (r *run) leaderExited() bool {
 	}
 }
 
-// reap collects the leader's exit status, then waits (within WaitDelay)
-// for the stdin feed to end. By now every process of the call that the
-// runner can reach is gone.
+// reap collects the leader's exit status and, under the subreaper, ends
+// what escaped the call's group when this process has a child left (see
+// leaderExited); then it waits (within WaitDelay) for the stdin feed to
+// end. By now every process of the call that the runner can reach is gone.
 func (r *run) reap() (code int, signal string) {
 	var ws syscall.WaitStatus
 	var err error
@@ -170,6 +171,7 @@ func (r *run) reap() (code int, signal string) {
 		}
 	}
 	if r.p.held {
+		r.l.os.reaper.reaped(r)
 		if r.l.os.reaper.hasChildren() {
 			r.l.os.reaper.sweep(r, syscall.SIGKILL)
 		}

@@ -5,6 +5,7 @@ package exec
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	osexec "os/exec"
@@ -12,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -323,8 +325,82 @@ func TestReaper_HasChildrenSeesAChildOfAnyThreadUntilReaped(t *testing.T) {
 	if !rp.hasChildren() {
 		t.Error("a zombie child is not counted")
 	}
-	_ = c.Wait()
+	var exit *osexec.ExitError
+	if err := c.Wait(); !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("reaping the child after hasChildren: %v, want its SIGKILL (hasChildren must not reap)", err)
+	}
 	if rp.hasChildren() {
 		t.Error("a child is still counted after it was reaped")
+	}
+}
+
+func TestLocalRun_ConcurrentRunsKeepTheirExitCodes(t *testing.T) {
+	// Each run reaps its own leader; nothing a sweep or its check does
+	// may take another run's exit status.
+	l := NewLocal(Options{})
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			code := 3 + i%5
+			if res := l.Run(context.Background(), helperCmd(t, "exit", strconv.Itoa(code)), nil); res.ExitCode != code {
+				t.Errorf("run %d: exit %d (%s), want %d", i, res.ExitCode, res.StartError, code)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestReaper_ReapedLeadersNumberIsNotTheCallsForALaterProcess(t *testing.T) {
+	// Once a leader is reaped its pid may be given again. A process that
+	// then has that number as its group, started after the reap, is not
+	// the ended call's: with another call running since before it
+	// started, the sweep must leave it to that call's end.
+	var rp reaper
+	if !rp.enable() {
+		t.Skip("this process cannot be a child subreaper")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &run{}
+	rp.begin(other) // a call running since before the stranger started
+	time.Sleep(2 * time.Duration(clockTick))
+	// The stranger is this thread's child, where the sweep looks for
+	// children of the forking thread.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	ended := &run{p: process{tid: unix.Gettid()}}
+	rp.begin(ended)
+	rp.reaped(ended) // its leader is reaped before the stranger starts
+	time.Sleep(2 * time.Duration(clockTick))
+	c := osexec.Command(exe)
+	c.Env = helperEnviron("ready")
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its own group, numbered by its pid
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Process.Kill(); _ = c.Wait() }()
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatalf("helper did not announce itself: %v", err)
+	}
+	ended.p.pid = c.Process.Pid // the stranger got the reaped leader's number
+	if got := rp.escaped(ended); len(got) != 0 {
+		t.Fatalf("the sweep of the ended call would end %v, a later process in a group of its leader's old number", got)
+	}
+	// Reaped after it started, the same process is the call's: one of its
+	// leader's group.
+	time.Sleep(2 * time.Duration(clockTick))
+	rp.mu.Lock()
+	lr := rp.live[ended]
+	lr.reaped = rp.now()
+	rp.live[ended] = lr
+	rp.mu.Unlock()
+	if got := rp.escaped(ended); len(got) != 1 || got[0] != c.Process.Pid {
+		t.Fatalf("escaped = %v, want the process of the call's group, %d", got, c.Process.Pid)
 	}
 }
