@@ -1,14 +1,11 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/queue"
@@ -56,6 +53,7 @@ func TestEncodeResult_AsJSONMarshal(t *testing.T) {
 		"meta":                {Result: mcp.Result{Meta: &mcp.Meta{AdditionalFields: map[string]any{"k": "v"}}}},
 		"a pointer content":   {Content: []mcp.Content{&mcp.TextContent{Type: "text", Text: "p"}}},
 		"an image":            {Content: []mcp.Content{mcp.NewImageContent("AAAA", "image/png")}},
+		"none":                nil,
 	} {
 		t.Run(name, func(t *testing.T) { sameAsMarshal(t, res) })
 	}
@@ -75,43 +73,4 @@ func FuzzEncodeResult(f *testing.F) {
 		res.IsError = isErr
 		sameAsMarshal(t, res)
 	})
-}
-
-func TestOutputSchema_IsAsJSONMarshalCopiesIt(t *testing.T) {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(outputSchema)); err != nil || buf.String() != outputSchema {
-		t.Fatalf("outputSchema is not compact JSON (%v)", err)
-	}
-	if b, _ := json.Marshal(json.RawMessage(outputSchema)); string(b) != outputSchema {
-		t.Fatalf("json.Marshal changes outputSchema to %s", b)
-	}
-}
-
-func TestEncodeTools_AsMCPGoOrNotAtAll(t *testing.T) {
-	f := newFixture(t, nil)
-	var tools []mcpserver.ServerTool
-	for _, ct := range f.LoadTools(`{"tools": [{"name": "z", "description": "<b> & \"q\" é", "command": "uname -- {what}", "read_only": true},
-		{"name": "a", "command": "uname"}, {"name": "m", "description": "m", "command": "uname -s"}]}`).Config.Tools {
-		tools = append(tools, mcpserver.ServerTool{Tool: mcpTool(ct)})
-	}
-	got, ok := encodeTools(tools)
-	if !ok {
-		t.Fatal("the server's own tools are not written by hand")
-	}
-	sorted := []mcp.Tool{tools[1].Tool, tools[2].Tool, tools[0].Tool}
-	if want, _ := json.Marshal(mcp.ListToolsResult{Tools: sorted}); string(got) != string(want) {
-		t.Fatalf("encodeTools\n%s\njson.Marshal\n%s", got, want)
-	}
-	for name, change := range map[string]func(*mcp.Tool){
-		"a title":             func(t *mcp.Tool) { t.Title = "T" },
-		"_meta":               func(t *mcp.Tool) { t.Meta = &mcp.Meta{} },
-		"a structured schema": func(t *mcp.Tool) { t.RawInputSchema = nil },
-		"a name twice":        func(t *mcp.Tool) { t.Name = "a" },
-	} {
-		changed := slices.Clone(tools)
-		change(&changed[0].Tool)
-		if _, ok := encodeTools(changed); ok {
-			t.Errorf("with %s, encodeTools wrote the list, which mcp-go would write otherwise", name)
-		}
-	}
 }
