@@ -47,6 +47,12 @@ func (s *Server) handler(t *config.Tool) mcpserver.ToolHandlerFunc {
 func (s *Server) logCall(t *config.Tool, r queue.Request, out queue.Outcome, err error) {
 	c := out.Call
 	level := slog.LevelInfo
+	if err == nil && c.Ending == queue.Exited {
+		level = slog.LevelDebug
+	}
+	if !s.log.Enabled(context.Background(), level) {
+		return // the attributes are not built for a line nobody reads
+	}
 	attrs := []any{"tool", t.Name, "client", r.Client}
 	if c.ID != 0 {
 		attrs = append(attrs, "call", c.ID.String())
@@ -64,9 +70,6 @@ func (s *Server) logCall(t *config.Tool, r queue.Request, out queue.Outcome, err
 		}
 		if res := c.Result; res != nil {
 			attrs = append(attrs, "exit", res.ExitCode, "duration", res.Duration.Round(time.Microsecond))
-		}
-		if c.Ending == queue.Exited {
-			level = slog.LevelDebug
 		}
 	}
 	s.log.Log(context.Background(), level, "call", attrs...)
