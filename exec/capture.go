@@ -11,6 +11,7 @@ const (
 	firstReadSize = 4 << 10
 	defaultPipe   = 64 << 10
 	readSize      = 256 << 10
+	minCapture    = 256 // the least a stream's kept output is given
 )
 
 // capture reads one of a child's output streams until EOF, keeping the first
@@ -86,15 +87,16 @@ func (c *capture) output() Output {
 	return Output{Data: c.data, Bytes: c.total, Truncated: c.total > int64(len(c.data))}
 }
 
-// appendCapped appends p to b, growing b's capacity geometrically but never
-// past limit, so a stream that stops just over a power of two does not pin
-// almost twice its cap.
+// appendCapped appends p to b, growing b's capacity geometrically from
+// minCapture but never past limit, so a stream that stops just over a power
+// of two does not pin almost twice its cap, and a line of output costs no
+// page.
 func appendCapped(b, p []byte, limit int64) []byte {
 	need := len(b) + len(p)
 	if need <= cap(b) {
 		return append(b, p...)
 	}
-	grown := int64(max(2*cap(b), need, 4096))
+	grown := int64(max(2*cap(b), need, minCapture))
 	grown = min(grown, max(limit, int64(need)))
 	nb := make([]byte, len(b), grown)
 	copy(nb, b)

@@ -78,3 +78,26 @@ func pipeSize(t *testing.T, fd int) int {
 	}
 	return int(n)
 }
+
+func TestAppendCapped_SmallOutputSmallBufferAndNeverPastTheCap(t *testing.T) {
+	// A line of output is kept in a small buffer, not a page per stream;
+	// growth doubles, but never past the cap.
+	b := appendCapped(nil, []byte("hello\n"), 1<<20)
+	if string(b) != "hello\n" || cap(b) > minCapture {
+		t.Fatalf("kept %q in a buffer of %d bytes, want at most %d", b, cap(b), minCapture)
+	}
+	const limit = 10000
+	want := []byte("hello\n")
+	for i := 0; len(b) < limit; i++ {
+		// As capture.add does: never more than the room under the cap.
+		chunk := bytes.Repeat([]byte{byte('a' + i%26)}, min(700, limit-len(b)))
+		b = appendCapped(b, chunk, limit)
+		want = append(want, chunk...)
+		if cap(b) > limit {
+			t.Fatalf("capacity %d past the cap %d", cap(b), limit)
+		}
+	}
+	if !bytes.Equal(b, want) {
+		t.Fatal("the kept bytes are not what was appended")
+	}
+}

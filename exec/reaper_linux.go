@@ -48,6 +48,7 @@ type reaper struct {
 	// pread costs a fraction of the path lookup an open does.
 	childMu  sync.Mutex
 	children map[int]int
+	childBuf [4096]byte // what a children file reads into, under childMu
 }
 
 // maxChildFiles bounds the cached children files; past it they are all
@@ -217,7 +218,6 @@ func (rp *reaper) close() {
 
 // childrenOf lists the children of this process's thread tid.
 func (rp *reaper) childrenOf(tid int) []int {
-	var buf [4096]byte
 	rp.childMu.Lock()
 	defer rp.childMu.Unlock()
 	for range 2 {
@@ -236,9 +236,9 @@ func (rp *reaper) childrenOf(tid int) []int {
 			}
 			rp.children[tid] = fd
 		}
-		n, err := unix.Pread(fd, buf[:], 0)
+		n, err := unix.Pread(fd, rp.childBuf[:], 0)
 		if err == nil {
-			return parsePids(buf[:n])
+			return parsePids(rp.childBuf[:n])
 		}
 		// The thread is gone (ESRCH); its number may now be another's.
 		unix.Close(fd)
