@@ -102,7 +102,7 @@ func (rp *reaper) started(r *run, pid int) {
 
 // reaped records that r's leader has been reaped: from now its pid may be
 // another process's, so it stops being a leader to skip, and a group or
-// session of that number is r's only for a process that started before.
+// session of that number is r's only for a process that started by then.
 func (rp *reaper) reaped(r *run) {
 	now := rp.now()
 	rp.mu.Lock()
@@ -194,10 +194,12 @@ func (rp *reaper) escaped(r *run) []int {
 		if err != nil || st.pgid == rp.pgid || st.start+clockTick <= rp.since {
 			continue // gone, or not started by the runner
 		}
-		// Once the leader is reaped its number may have been given again:
-		// a group or session of that number is the call's only for a
-		// process that started before (to the tick of /proc's clock).
-		ours := (st.pgid == r.p.pid || st.sid == r.p.pid) && (reaped == 0 || st.start+clockTick <= reaped)
+		// Once the leader is reaped its number may be given again: a group
+		// or session of that number is the call's only for a process that
+		// started no later than the reap's tick of /proc's clock. The
+		// number was in use until the reap, and pids are given out in
+		// turn, so no stranger has it within that tick.
+		ours := (st.pgid == r.p.pid || st.sid == r.p.pid) && (reaped == 0 || st.start <= reaped)
 		if !ours && st.start+clockTick > limit {
 			continue // may belong to a call still running; its end will see it
 		}

@@ -338,11 +338,13 @@ func TestLocalRun_ConcurrentRunsKeepTheirExitCodes(t *testing.T) {
 	// Each run reaps its own leader; nothing a sweep or its check does
 	// may take another run's exit status.
 	l := NewLocal(Options{})
+	defer l.Close()
 	var wg sync.WaitGroup
 	for i := range 12 {
+		code := 3 + i%5
+		cmd := helperCmd(t, "exit", strconv.Itoa(code))
 		wg.Go(func() {
-			code := 3 + i%5
-			if res := l.Run(context.Background(), helperCmd(t, "exit", strconv.Itoa(code)), nil); res.ExitCode != code {
+			if res := l.Run(context.Background(), cmd, nil); res.ExitCode != code {
 				t.Errorf("run %d: exit %d (%s), want %d", i, res.ExitCode, res.StartError, code)
 			}
 		})
@@ -359,6 +361,7 @@ func TestReaper_ReapedLeadersNumberIsNotTheCallsForALaterProcess(t *testing.T) {
 	if !rp.enable() {
 		t.Skip("this process cannot be a child subreaper")
 	}
+	defer rp.close()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -394,7 +397,7 @@ func TestReaper_ReapedLeadersNumberIsNotTheCallsForALaterProcess(t *testing.T) {
 	}
 	// Reaped after it started, the same process is the call's: one of its
 	// leader's group.
-	time.Sleep(2 * time.Duration(clockTick))
+	time.Sleep(time.Duration(clockTick))
 	rp.mu.Lock()
 	lr := rp.live[ended]
 	lr.reaped = rp.now()
