@@ -13,7 +13,6 @@ package server
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -99,7 +98,7 @@ func New(cfg *config.Config, opts Options) (*Server, error) {
 		opts.Version = "dev"
 	}
 	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.ProgressInterval <= 0 {
 		opts.ProgressInterval = DefaultProgressInterval
