@@ -42,6 +42,13 @@ type reaper struct {
 
 	mu   sync.Mutex
 	live map[*run]liveRun
+	// revisit holds, by thread, where a sweep put off a process that may
+	// belong to a call still running: a child the leader started with
+	// CLONE_PARENT is the forking thread's, whose children file only
+	// that thread's runs read otherwise. The value is the generation of
+	// the last put-off there (see escaped).
+	revisit map[int]uint64
+	gen     uint64
 
 	// children caches, by thread, an open /proc/self/task/TID/children:
 	// reading it again from offset 0 lists the children afresh, and a
@@ -50,6 +57,11 @@ type reaper struct {
 	children map[int]int
 	childBuf [4096]byte // what a children file reads into, under childMu
 }
+
+// childrenLeft marks, in escaped's copy of a revisited thread's
+// generation, that the thread still has children; generations stay below
+// it.
+const childrenLeft = 1 << 63
 
 // maxChildFiles bounds the cached children files; past it they are all
 // closed and opened again as needed.
@@ -159,18 +171,62 @@ func (rp *reaper) hasChildren() bool {
 // and belong to r or to calls that have ended, zombies included (a zombie
 // whose threads are still exiting cannot be reaped yet; reapBy waits for
 // it). Children come back to the main thread, or, when the leader started
-// them with CLONE_PARENT, to the thread that forked it.
+// them with CLONE_PARENT, to the thread that forked it; the threads where
+// an earlier sweep put a process off are read again, until they have no
+// child left.
 func (rp *reaper) escaped(r *run) []int {
-	kids := rp.childrenOf(rp.pid)
+	rp.mu.Lock()
+	tids := []int{rp.pid}
 	if r.p.tid != rp.pid {
-		kids = append(kids, rp.childrenOf(r.p.tid)...)
+		tids = append(tids, r.p.tid)
+	}
+	var seen map[int]uint64 // the revisited threads, and their generation now
+	for tid, gen := range rp.revisit {
+		if seen == nil {
+			seen = make(map[int]uint64, len(rp.revisit))
+		}
+		seen[tid] = gen
+		if tid != r.p.tid {
+			tids = append(tids, tid)
+		}
+	}
+	rp.mu.Unlock()
+	type child struct{ pid, tid int }
+	var kids []child
+	for _, tid := range tids {
+		pids := rp.childrenOf(tid)
+		for _, pid := range pids {
+			kids = append(kids, child{pid, tid})
+		}
+		if gen, ok := seen[tid]; ok && len(pids) > 0 {
+			seen[tid] = gen | childrenLeft
+		}
+	}
+	var putOff map[int]bool
+	if seen != nil || r.p.tid != rp.pid {
+		defer func() {
+			rp.mu.Lock()
+			defer rp.mu.Unlock()
+			for tid, gen := range seen {
+				if gen&childrenLeft == 0 && rp.revisit[tid] == gen {
+					delete(rp.revisit, tid) // no child there, and none put off since
+				}
+			}
+			for tid := range putOff {
+				if rp.revisit == nil {
+					rp.revisit = make(map[int]uint64)
+				}
+				rp.gen++
+				rp.revisit[tid] = rp.gen
+			}
+		}()
 	}
 	if len(kids) == 0 {
 		return nil
 	}
 	rp.mu.Lock()
 	reaped := rp.live[r].reaped
-	if len(kids) == 1 && kids[0] == r.p.pid && reaped == 0 {
+	if len(kids) == 1 && kids[0].pid == r.p.pid && reaped == 0 {
 		rp.mu.Unlock()
 		return nil // the leader alone
 	}
@@ -186,11 +242,11 @@ func (rp *reaper) escaped(r *run) []int {
 	}
 	rp.mu.Unlock()
 	var out []int
-	for _, pid := range kids {
-		if leaders[pid] || reaped == 0 && pid == r.p.pid {
+	for _, k := range kids {
+		if leaders[k.pid] || reaped == 0 && k.pid == r.p.pid {
 			continue
 		}
-		st, err := readProcStat(pid)
+		st, err := readProcStat(k.pid)
 		if err != nil || st.pgid == rp.pgid || st.start+clockTick <= rp.since {
 			continue // gone, or not started by the runner
 		}
@@ -201,9 +257,15 @@ func (rp *reaper) escaped(r *run) []int {
 		// turn, so no stranger has it within that tick.
 		ours := (st.pgid == r.p.pid || st.sid == r.p.pid) && (reaped == 0 || st.start <= reaped)
 		if !ours && st.start+clockTick > limit {
+			if k.tid != rp.pid { // the main thread's children are read by every sweep
+				if putOff == nil {
+					putOff = make(map[int]bool)
+				}
+				putOff[k.tid] = true
+			}
 			continue // may belong to a call still running; its end will see it
 		}
-		out = append(out, pid)
+		out = append(out, k.pid)
 	}
 	return out
 }

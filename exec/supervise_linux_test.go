@@ -357,15 +357,7 @@ func TestReaper_ReapedLeadersNumberIsNotTheCallsForALaterProcess(t *testing.T) {
 	// then has that number as its group, started after the reap, is not
 	// the ended call's: with another call running since before it
 	// started, the sweep must leave it to that call's end.
-	var rp reaper
-	if !rp.enable() {
-		t.Skip("this process cannot be a child subreaper")
-	}
-	defer rp.close()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rp := sweepReaper(t)
 	other := &run{}
 	rp.begin(other) // a call running since before the stranger started
 	time.Sleep(2 * time.Duration(clockTick))
@@ -377,20 +369,11 @@ func TestReaper_ReapedLeadersNumberIsNotTheCallsForALaterProcess(t *testing.T) {
 	rp.begin(ended)
 	rp.reaped(ended) // its leader is reaped before the stranger starts
 	time.Sleep(2 * time.Duration(clockTick))
-	c := osexec.Command(exe)
-	c.Env = helperEnviron("ready")
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its own group, numbered by its pid
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, ready := readyHelper(t, &syscall.SysProcAttr{Setpgid: true}) // its own group, numbered by its pid
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = c.Process.Kill(); _ = c.Wait() }()
-	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
-		t.Fatalf("helper did not announce itself: %v", err)
-	}
+	ready()
 	ended.p.pid = c.Process.Pid // the stranger got the reaped leader's number
 	if got := rp.escaped(ended); len(got) != 0 {
 		t.Fatalf("the sweep of the ended call would end %v, a later process in a group of its leader's old number", got)
@@ -405,5 +388,97 @@ func TestReaper_ReapedLeadersNumberIsNotTheCallsForALaterProcess(t *testing.T) {
 	rp.mu.Unlock()
 	if got := rp.escaped(ended); len(got) != 1 || got[0] != c.Process.Pid {
 		t.Fatalf("escaped = %v, want the process of the call's group, %d", got, c.Process.Pid)
+	}
+}
+
+func TestReaper_AProcessPutOffUnderAThreadIsSweptByALaterRunFromAnother(t *testing.T) {
+	// A leader's CLONE_PARENT child is the forking thread's. When the
+	// ended call's sweep puts it off for a call still running, the end of
+	// that call, whose run forked from another thread, must still find it.
+	rp := sweepReaper(t)
+	other := &run{p: process{tid: rp.pid}} // a call running since before, forked from the main thread
+	rp.begin(other)
+	time.Sleep(2 * time.Duration(clockTick))
+	// The escapee is a child of a thread that is neither the main one nor
+	// other's: one locked for this, with another locked first should the
+	// first land on the main thread.
+	c, ready := readyHelper(t, &syscall.SysProcAttr{Setsid: true}) // out of every call's group and session
+	type forked struct {
+		tid int
+		err error
+	}
+	done, release := make(chan forked), make(chan struct{})
+	defer close(release)
+	var fork func(hold bool)
+	fork = func(hold bool) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if tid := unix.Gettid(); tid == rp.pid && hold {
+			go fork(false) // this thread stays held, so the next cannot be it
+		} else {
+			done <- forked{tid, c.Start()}
+		}
+		<-release
+	}
+	go fork(true)
+	f := <-done
+	if f.err != nil {
+		t.Fatal(f.err)
+	}
+	ready()
+	ended := &run{p: process{tid: f.tid, pid: -1}}
+	rp.begin(ended)
+	if got := rp.escaped(ended); len(got) != 0 {
+		t.Fatalf("the ended call's sweep ended %v, which may be the running call's", got)
+	}
+	rp.finish(ended)
+	if got := rp.escaped(other); len(got) != 1 || got[0] != c.Process.Pid {
+		t.Fatalf("the last call's sweep found %v, want the process put off, %d, a child of thread %d", got, c.Process.Pid, f.tid)
+	}
+	// Once the thread has no child left, sweeps stop reading it.
+	_ = c.Process.Kill()
+	_ = c.Wait()
+	rp.escaped(other)
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if len(rp.revisit) != 0 {
+		t.Fatalf("threads still revisited with no child left: %v", rp.revisit)
+	}
+}
+
+// sweepReaper is a reaper of its own for a test of the sweep's choices,
+// closed with the test.
+func sweepReaper(t *testing.T) *reaper {
+	t.Helper()
+	rp := &reaper{}
+	if !rp.enable() {
+		t.Skip("this process cannot be a child subreaper")
+	}
+	t.Cleanup(rp.close)
+	return rp
+}
+
+// readyHelper is a "ready" helper with attr, for the caller to start
+// where it must; ready waits for it to announce itself, and the test's
+// end kills and reaps it.
+func readyHelper(t *testing.T, attr *syscall.SysProcAttr) (c *osexec.Cmd, ready func()) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = osexec.Command(exe)
+	c.Env = helperEnviron("ready")
+	c.SysProcAttr = attr
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, func() {
+		t.Helper()
+		t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
+		if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+			t.Fatalf("helper did not announce itself: %v", err)
+		}
 	}
 }
