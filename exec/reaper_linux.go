@@ -3,6 +3,7 @@
 package exec
 
 import (
+	"errors"
 	"math"
 	"os"
 	"strconv"
@@ -194,12 +195,12 @@ func (rp *reaper) escaped(r *run) []int {
 	type child struct{ pid, tid int }
 	var kids []child
 	for _, tid := range tids {
-		pids := rp.childrenOf(tid)
+		pids, read := rp.childrenOf(tid)
 		for _, pid := range pids {
 			kids = append(kids, child{pid, tid})
 		}
-		if gen, ok := seen[tid]; ok && len(pids) > 0 {
-			seen[tid] = gen | childrenLeft
+		if gen, ok := seen[tid]; ok && (len(pids) > 0 || !read) {
+			seen[tid] = gen | childrenLeft // kept: it has children, or may have
 		}
 	}
 	var putOff map[int]bool
@@ -280,8 +281,15 @@ func (rp *reaper) close() {
 	rp.children = nil
 }
 
-// childrenOf lists the children of this process's thread tid.
-func (rp *reaper) childrenOf(tid int) []int {
+// childrenOf lists the children of this process's thread tid, and reports
+// whether it could read them: a thread that is gone has none, but a file
+// that cannot be opened or read (out of descriptors) says nothing.
+//
+// A cached file of a thread that has since exited reads as empty, not as
+// an error, and stays cached; were the thread's number given to a new
+// thread of this process (the numbers would have to wrap), its children
+// would go unseen until the cache is next emptied (maxChildFiles).
+func (rp *reaper) childrenOf(tid int) (pids []int, read bool) {
 	rp.childMu.Lock()
 	defer rp.childMu.Unlock()
 	for range 2 {
@@ -290,7 +298,7 @@ func (rp *reaper) childrenOf(tid int) []int {
 			var err error
 			fd, err = unix.Open("/proc/self/task/"+strconv.Itoa(tid)+"/children", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 			if err != nil {
-				return nil
+				return nil, errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESRCH)
 			}
 			if rp.children == nil || len(rp.children) >= maxChildFiles {
 				for _, old := range rp.children {
@@ -302,11 +310,11 @@ func (rp *reaper) childrenOf(tid int) []int {
 		}
 		n, err := unix.Pread(fd, rp.childBuf[:], 0)
 		if err == nil {
-			return parsePids(rp.childBuf[:n])
+			return parsePids(rp.childBuf[:n]), true
 		}
-		// The thread is gone (ESRCH); its number may now be another's.
+		// The read failed: open the file again, once.
 		unix.Close(fd)
 		delete(rp.children, tid)
 	}
-	return nil
+	return nil, false
 }
