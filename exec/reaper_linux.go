@@ -43,13 +43,13 @@ type reaper struct {
 
 	mu   sync.Mutex
 	live map[*run]liveRun
-	// revisit holds, by thread, where a sweep put off a process that may
+	// revisit holds the threads where a sweep put off a process that may
 	// belong to a call still running: a child the leader started with
-	// CLONE_PARENT is the forking thread's, whose children file only
-	// that thread's runs read otherwise. The value is the generation of
-	// the last put-off there (see escaped).
-	revisit map[int]uint64
-	gen     uint64
+	// CLONE_PARENT is the forking thread's, whose children file only that
+	// thread's runs read otherwise. Each is read, and dropped once it has
+	// no child, under mu, so that no sweep drops one another has just put
+	// a process off in.
+	revisit map[int]bool
 
 	// children caches, by thread, an open /proc/self/task/TID/children:
 	// reading it again from offset 0 lists the children afresh, and a
@@ -58,11 +58,6 @@ type reaper struct {
 	children map[int]int
 	childBuf [4096]byte // what a children file reads into, under childMu
 }
-
-// childrenLeft marks, in escaped's copy of a revisited thread's
-// generation, that the thread still has children; generations stay below
-// it.
-const childrenLeft = 1 << 63
 
 // maxChildFiles bounds the cached children files; past it they are all
 // closed and opened again as needed.
@@ -176,52 +171,7 @@ func (rp *reaper) hasChildren() bool {
 // an earlier sweep put a process off are read again, until they have no
 // child left.
 func (rp *reaper) escaped(r *run) []int {
-	rp.mu.Lock()
-	tids := []int{rp.pid}
-	if r.p.tid != rp.pid {
-		tids = append(tids, r.p.tid)
-	}
-	var seen map[int]uint64 // the revisited threads, and their generation now
-	for tid, gen := range rp.revisit {
-		if seen == nil {
-			seen = make(map[int]uint64, len(rp.revisit))
-		}
-		seen[tid] = gen
-		if tid != r.p.tid {
-			tids = append(tids, tid)
-		}
-	}
-	rp.mu.Unlock()
-	type child struct{ pid, tid int }
-	var kids []child
-	for _, tid := range tids {
-		pids, read := rp.childrenOf(tid)
-		for _, pid := range pids {
-			kids = append(kids, child{pid, tid})
-		}
-		if gen, ok := seen[tid]; ok && (len(pids) > 0 || !read) {
-			seen[tid] = gen | childrenLeft // kept: it has children, or may have
-		}
-	}
-	var putOff map[int]bool
-	if seen != nil || r.p.tid != rp.pid {
-		defer func() {
-			rp.mu.Lock()
-			defer rp.mu.Unlock()
-			for tid, gen := range seen {
-				if gen&childrenLeft == 0 && rp.revisit[tid] == gen {
-					delete(rp.revisit, tid) // no child there, and none put off since
-				}
-			}
-			for tid := range putOff {
-				if rp.revisit == nil {
-					rp.revisit = make(map[int]uint64)
-				}
-				rp.gen++
-				rp.revisit[tid] = rp.gen
-			}
-		}()
-	}
+	kids := rp.candidates(r)
 	if len(kids) == 0 {
 		return nil
 	}
@@ -243,6 +193,7 @@ func (rp *reaper) escaped(r *run) []int {
 	}
 	rp.mu.Unlock()
 	var out []int
+	var putOff []int // threads of children put off
 	for _, k := range kids {
 		if leaders[k.pid] || reaped == 0 && k.pid == r.p.pid {
 			continue
@@ -259,16 +210,55 @@ func (rp *reaper) escaped(r *run) []int {
 		ours := (st.pgid == r.p.pid || st.sid == r.p.pid) && (reaped == 0 || st.start <= reaped)
 		if !ours && st.start+clockTick > limit {
 			if k.tid != rp.pid { // the main thread's children are read by every sweep
-				if putOff == nil {
-					putOff = make(map[int]bool)
-				}
-				putOff[k.tid] = true
+				putOff = append(putOff, k.tid)
 			}
 			continue // may belong to a call still running; its end will see it
 		}
 		out = append(out, k.pid)
 	}
+	if len(putOff) > 0 {
+		rp.mu.Lock()
+		if rp.revisit == nil {
+			rp.revisit = make(map[int]bool)
+		}
+		for _, tid := range putOff {
+			rp.revisit[tid] = true
+		}
+		rp.mu.Unlock()
+	}
 	return out
+}
+
+// candidate is a child of this process and the thread it is a child of.
+type candidate struct{ pid, tid int }
+
+// candidates lists the children escaped looks at: the main thread's, the
+// forking thread's, and those of the threads to revisit, which are dropped
+// here once they have none.
+func (rp *reaper) candidates(r *run) []candidate {
+	var kids []candidate
+	add := func(tid int, pids []int) {
+		for _, pid := range pids {
+			kids = append(kids, candidate{pid, tid})
+		}
+	}
+	rp.mu.Lock()
+	for tid := range rp.revisit {
+		pids, read := rp.childrenOf(tid)
+		if read && len(pids) == 0 {
+			delete(rp.revisit, tid)
+		}
+		add(tid, pids)
+	}
+	revisited := rp.revisit[r.p.tid]
+	rp.mu.Unlock()
+	pids, _ := rp.childrenOf(rp.pid)
+	add(rp.pid, pids)
+	if r.p.tid != rp.pid && !revisited {
+		pids, _ := rp.childrenOf(r.p.tid)
+		add(r.p.tid, pids)
+	}
+	return kids
 }
 
 // close closes the cached children files; sweeps open them again.
