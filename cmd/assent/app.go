@@ -91,6 +91,7 @@ type app struct {
 // newApp loads everything and opens the journal. Every problem found at
 // load is an error naming its file.
 func newApp(o appOptions, stderr io.Writer) (*app, error) {
+	defer holdGC()()
 	a := &app{opts: o, log: slog.New(slog.NewTextHandler(stderr, nil))}
 	sync, err := journal.ParseSyncMode(o.journalSync)
 	if err != nil {
