@@ -1,9 +1,11 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +58,26 @@ func sameParse(t *testing.T, text string) {
 		t.Fatalf("%q: the decoder read it, the fast parser refused it", text)
 	case ok && !reflect.DeepEqual(fast, slow):
 		t.Fatalf("%q: the parsers disagree:\nfast %+v\nslow %+v", text, fast, slow)
+	}
+}
+
+// TestSourcePosition_IsLineAndColumnAtEveryOffset checks the newline index
+// against counting from the start, at every offset of text whose lines
+// are empty, long, at the start and at the end.
+func TestSourcePosition_IsLineAndColumnAtEveryOffset(t *testing.T) {
+	for _, text := range []string{"", "x", "\n", "\n\nab\n", "ab\ncd\n\nefg", "{\n  \"a\": 1\n}\n"} {
+		src := &source{name: "t.json", data: []byte(text)}
+		for off := -1; off <= len(text)+1; off++ {
+			want := "t.json"
+			if off >= 0 {
+				at := min(off, len(text))
+				line := 1 + strings.Count(text[:at], "\n")
+				col := at - strings.LastIndexByte(text[:at], '\n')
+				want = fmt.Sprintf("t.json:%d:%d", line, col)
+			}
+			if got := src.position(off); got != want {
+				t.Errorf("%q at %d: %s, want %s", text, off, got, want)
+			}
+		}
 	}
 }

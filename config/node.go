@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +58,10 @@ type node struct {
 type source struct {
 	name string
 	data []byte
+	// newlines are the offsets of data's newlines, found at the first
+	// position asked: every tool's position is asked, and counting from
+	// the start each time made a file of n tools cost n² to load.
+	newlines []int
 }
 
 // position returns "name:line:col" for a byte offset.
@@ -67,9 +72,20 @@ func (s *source) position(off int) string {
 	if off > len(s.data) {
 		off = len(s.data)
 	}
-	line := 1 + bytes.Count(s.data[:off], []byte("\n"))
-	col := off - bytes.LastIndexByte(s.data[:off], '\n')
-	return fmt.Sprintf("%s:%d:%d", s.name, line, col)
+	if s.newlines == nil {
+		s.newlines = make([]int, 0, bytes.Count(s.data, []byte("\n")))
+		for i, b := range s.data {
+			if b == '\n' {
+				s.newlines = append(s.newlines, i)
+			}
+		}
+	}
+	before, _ := slices.BinarySearch(s.newlines, off) // the newlines before off
+	col := off + 1
+	if before > 0 {
+		col = off - s.newlines[before-1]
+	}
+	return s.name + ":" + strconv.Itoa(before+1) + ":" + strconv.Itoa(col)
 }
 
 // where returns the position of the node.

@@ -33,7 +33,7 @@ func (t *Tool) Programs() []string {
 // program checks one program of a tool and every interpreter it runs
 // through, each once per check.
 func (pr *protection) program(tool, prog string) {
-	chain, err := interpreterChain(prog, pr.pathList)
+	chain, err := remember(pr.chains, prog, func() ([]string, error) { return interpreterChain(prog, pr.pathList) })
 	for _, p := range append([]string{prog}, chain...) {
 		if !pr.checked[p] {
 			pr.checked[p] = true

@@ -135,7 +135,8 @@ type ProtectedFile struct {
 //     change it either. A script naming a relative interpreter is refused,
 //     since it would be looked for in each call's working directory.
 func (c *Config) CheckProtected(files ...ProtectedFile) error {
-	pr := &protection{rs: newRootSet(c.WritableRoots()), pathList: c.pathList, checked: map[string]bool{}}
+	pr := &protection{rs: newRootSet(c.WritableRoots()), pathList: c.pathList, checked: map[string]bool{},
+		chains: map[string]answer[[]string]{}}
 	for _, f := range files {
 		pr.file(f)
 	}
@@ -151,8 +152,9 @@ func (c *Config) CheckProtected(files ...ProtectedFile) error {
 // protection collects what CheckProtected finds.
 type protection struct {
 	rs       *rootSet
-	pathList string          // the PATH env(1) looks programs up in
-	checked  map[string]bool // program files checked so far, by name
+	pathList string                      // the PATH env(1) looks programs up in
+	checked  map[string]bool             // program files checked so far, by name
+	chains   map[string]answer[[]string] // each program's interpreterChain, read once
 	errs     []error
 	multi    []multiName // files with several names, to look for the others
 }
