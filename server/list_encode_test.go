@@ -8,6 +8,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/assent-sh/assent/config"
+	"github.com/assent-sh/assent/examples"
 )
 
 func TestOutputSchema_IsAsJSONMarshalCopiesIt(t *testing.T) {
@@ -52,6 +55,39 @@ func TestEncodeTools_AsMCPGoOrNotAtAll(t *testing.T) {
 		change(&changed[0].Tool)
 		if _, ok := encodeTools(changed); ok {
 			t.Errorf("with %s, encodeTools wrote the list, which mcp-go would write otherwise", name)
+		}
+	}
+}
+
+// TestMCPTool_SchemaIsAsJSONMarshalWritesIt holds the hand-written input
+// schemas to json.Marshal's, for the default pack and for parameters of
+// every type, with defaults and bounds of every kind of number.
+func TestMCPTool_SchemaIsAsJSONMarshalWritesIt(t *testing.T) {
+	f := newFixture(t, nil)
+	var tools []*config.Tool
+	for _, text := range []string{string(examples.DefaultPack()), `{"settings": {"system_command": {"allow": ["uname"], "env": ["TZ"]}},
+	  "tools": [{"name": "t", "description": "<all> & \"kinds\"", "command": ["uname", "{s}", "{i}", "{n}", "{b}", "{e}", "{l...}", "{p}"],
+	  "params": {
+	    "s": {"type": "string", "pattern": "[a-z<>&]+", "max_length": 10, "default": "a<b>", "description": "é \u2028"},
+	    "i": {"type": "integer", "min": -5, "max": 1e3, "default": 7},
+	    "n": {"type": "number", "min": -1e21, "max": 0.000000125, "default": -0.5e-7},
+	    "b": {"type": "boolean", "default": false},
+	    "e": {"type": "enum", "enum": ["fast", "-s", "slow"], "default": "fast"},
+	    "l": {"type": "string", "required": false, "multiline": true},
+	    "p": {"type": "path", "default": "."}
+	  }}]}`} {
+		tools = append(tools, f.LoadTools(text).Config.Tools...)
+	}
+	if len(tools) < 10 {
+		t.Fatalf("only %d tools loaded", len(tools))
+	}
+	for _, ct := range tools {
+		want, err := json.Marshal(ct.InputSchema())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mcpTool(ct).RawInputSchema; !bytes.Equal(got, want) {
+			t.Errorf("tool %s: schema\n%s\njson.Marshal\n%s", ct.Name, got, want)
 		}
 	}
 }
