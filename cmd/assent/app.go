@@ -91,7 +91,8 @@ type app struct {
 // newApp loads everything and opens the journal. Every problem found at
 // load is an error naming its file.
 func newApp(o appOptions, stderr io.Writer) (*app, error) {
-	defer holdGC()()
+	restoreGC := holdGC()
+	defer time.AfterFunc(gcHeldAfterSetup, restoreGC)
 	a := &app{opts: o, log: slog.New(slog.NewTextHandler(stderr, nil))}
 	sync, err := journal.ParseSyncMode(o.journalSync)
 	if err != nil {

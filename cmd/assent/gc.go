@@ -1,12 +1,22 @@
 package main
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"time"
+)
 
 // setupHeap is how much memory assent may hold while it sets up before the
 // collector runs. A start with 200 tools allocates about 8 MB, most of it
-// kept for as long as assent runs; collecting while it is built costs the
-// start about 5 ms, a sixth of it.
+// kept for as long as assent runs; collecting while it is built cost the
+// start about 4 ms of 30, and the first collection after it, which the
+// heap grown since the runtime's start sets off at once, slowed the
+// client's first exchange (initialize, tools/list) by 2 ms more.
 const setupHeap = 256 << 20
+
+// gcHeldAfterSetup is how long the collector still waits once set-up is
+// done: past a client's first exchange, and too short for the garbage of
+// any burst of calls to come near setupHeap.
+const gcHeldAfterSetup = time.Second
 
 // holdGC keeps the garbage collector from running until the returned
 // function is called, unless assent's memory passes setupHeap (or a lower
