@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -23,6 +24,14 @@ type validParser struct {
 	src  *source
 	data []byte
 	i    int // offset in the file
+	// keys, kOffs, vals and items stack the members and elements of the
+	// objects and arrays being read, innermost last; each copies its own
+	// out, to its size, at its end, where appending to its node grew it
+	// again and again.
+	keys  []string
+	kOffs []int
+	vals  []*node
+	items []*node
 }
 
 func (p *validParser) space() {
@@ -50,17 +59,19 @@ func (p *validParser) value() (*node, bool) {
 	case '[':
 		n.kind = kindArray
 		p.i++
+		base := len(p.items)
 		for p.space(); p.data[p.i] != ']'; p.space() {
 			item, ok := p.value()
 			if !ok {
 				return nil, false
 			}
-			n.items = append(n.items, item)
+			p.items = append(p.items, item)
 			if p.space(); p.data[p.i] == ',' {
 				p.i++
 			}
 		}
 		p.i++
+		n.items = popped(&p.items, base)
 	case '"':
 		n.kind, n.str, n.literal = kindString, p.string(), true
 	case 't':
@@ -87,10 +98,11 @@ func (p *validParser) value() (*node, bool) {
 // members reads an object's keys and values, from its opening brace.
 func (p *validParser) members(n *node) bool {
 	p.i++
+	base := len(p.keys)
 	for p.space(); p.data[p.i] != '}'; p.space() {
 		koff := p.i
 		key := p.string()
-		if n.get(key) != nil {
+		if slices.Contains(p.keys[base:], key) {
 			return false
 		}
 		p.space()
@@ -99,15 +111,27 @@ func (p *validParser) members(n *node) bool {
 		if !ok {
 			return false
 		}
-		n.keys = append(n.keys, key)
-		n.kOffs = append(n.kOffs, koff)
-		n.vals = append(n.vals, v)
+		p.keys = append(p.keys, key)
+		p.kOffs = append(p.kOffs, koff)
+		p.vals = append(p.vals, v)
 		if p.space(); p.data[p.i] == ',' {
 			p.i++
 		}
 	}
 	p.i++
+	n.keys, n.kOffs, n.vals = popped(&p.keys, base), popped(&p.kOffs, base), popped(&p.vals, base)
 	return true
+}
+
+// popped takes what *stack holds from base up off it, as a slice of its
+// own (nil when empty, as appending to a node left it).
+func popped[E any](stack *[]E, base int) []E {
+	var out []E
+	if len(*stack) > base {
+		out = slices.Clone((*stack)[base:])
+	}
+	*stack = (*stack)[:base]
+	return out
 }
 
 // string reads a string literal. One without escapes that is valid UTF-8

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -248,14 +247,4 @@ func stringOffsets(lit []byte, base int) []int {
 		i += width
 	}
 	return m
-}
-
-// sortedKeys returns an object's keys in sorted order (for messages).
-func sortedKeys(m map[string]bool) string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return strings.Join(ks, ", ")
 }

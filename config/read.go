@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,13 +24,10 @@ func fieldError(n *node, field, format string, args ...any) error {
 
 // checkKeys reports the first key of an object node that is not allowed.
 func checkKeys(n *node, what string, allowed ...string) error {
-	ok := make(map[string]bool, len(allowed))
-	for _, a := range allowed {
-		ok[a] = true
-	}
 	for i, k := range n.keys {
-		if !ok[k] {
-			return fmt.Errorf("%s: unknown key %q in %s (known keys: %s)", n.src.position(n.kOffs[i]), k, what, sortedKeys(ok))
+		if !slices.Contains(allowed, k) {
+			known := slices.Sorted(slices.Values(allowed))
+			return fmt.Errorf("%s: unknown key %q in %s (known keys: %s)", n.src.position(n.kOffs[i]), k, what, strings.Join(known, ", "))
 		}
 	}
 	return nil
