@@ -21,10 +21,15 @@ const gcHeldAfterSetup = time.Second
 // holdGC keeps the garbage collector from running until the returned
 // function is called, unless assent's memory passes setupHeap (or a lower
 // GOMEMLIMIT); that function gives the collector back the settings the
-// environment gave it (GOGC, GOMEMLIMIT).
+// environment gave it (GOGC, GOMEMLIMIT). A hold while another is in force
+// (a second set-up in one process) changes nothing and restores nothing,
+// so the first one's restore brings back the environment's settings.
 func holdGC() (restore func()) {
 	limit := debug.SetMemoryLimit(-1) // a negative limit only reads it
 	percent := debug.SetGCPercent(-1)
+	if percent < 0 && limit <= setupHeap {
+		return func() {} // held already, or the environment holds it as tight
+	}
 	debug.SetMemoryLimit(min(limit, setupHeap))
 	return func() {
 		debug.SetGCPercent(percent)

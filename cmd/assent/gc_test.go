@@ -21,3 +21,15 @@ func TestHoldGC_StopsTheCollectorAndGivesBackTheEnvironmentsSettings(t *testing.
 		}
 	}
 }
+
+func TestHoldGC_AHoldWithinAHoldLeavesTheFirstToRestore(t *testing.T) {
+	oldPercent, oldLimit := debug.SetGCPercent(73), debug.SetMemoryLimit(math.MaxInt64)
+	defer func() { debug.SetGCPercent(oldPercent); debug.SetMemoryLimit(oldLimit) }()
+	first := holdGC()
+	second := holdGC()
+	first()
+	second() // ends after the first, as a second set-up's timer would
+	if percent, limit := debug.SetGCPercent(73), debug.SetMemoryLimit(-1); percent != 73 || limit != math.MaxInt64 {
+		t.Errorf("after both holds ended, GOGC %d and limit %d; want 73 and no limit", percent, limit)
+	}
+}
