@@ -1,7 +1,8 @@
 // Package jsonenc appends JSON values byte for byte as encoding/json
 // writes them, for the few hot paths that write JSON by hand: journal
-// records and the answers to tools/call and tools/list. Each caller holds
-// its output to encoding/json's with a test.
+// records, the answers to tools/call and tools/list, and the tools' input
+// schemas a start builds. Each caller holds its output to encoding/json's
+// with a test.
 package jsonenc
 
 import "unicode/utf8"
