@@ -113,28 +113,22 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The journal opens while the files load, on the other core: it needs
-	// nothing of them (the protection check finds the same whether its
-	// directory is made yet or not: no root can lie in a new directory).
-	opened := make(chan error, 1)
-	go func() {
-		var err error
-		a.journal, err = journal.Open(a.opts.journal, journal.Options{Sync: sync, MaxSize: maxSize})
-		opened <- err
-	}()
 	loaded, err := a.loader.Load()
-	var mode exec.SandboxMode
-	if err == nil {
-		mode, err = exec.ParseSandboxMode(string(loaded.Config.Settings.SandboxOrDefault()))
-	}
-	if jerr := <-opened; err != nil || jerr != nil {
-		if a.journal != nil {
-			err = errors.Join(err, a.journal.Close())
-		}
-		return nil, errors.Join(err, jerr)
+	if err != nil {
+		return nil, err
 	}
 	for _, w := range loaded.Config.Warnings {
 		a.log.Warn("tool file", "warning", w.String())
+	}
+	mode, err := exec.ParseSandboxMode(string(loaded.Config.Settings.SandboxOrDefault()))
+	if err != nil {
+		return nil, err
+	}
+	// The journal opens only once the files are accepted: the check that
+	// no tool can write it is among what loading them refuses, and opening
+	// writes its key and recovers its other segments.
+	if a.journal, err = journal.Open(a.opts.journal, journal.Options{Sync: sync, MaxSize: maxSize}); err != nil {
+		return nil, err
 	}
 	if rec := a.journal.Recovery(); !rec.Clean() {
 		a.log.Warn("the journal needed recovery", "journal", a.opts.journal, "found", rec.String())
