@@ -2,8 +2,11 @@ package main
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
+	"time"
 )
 
 func TestHoldGC_StopsTheCollectorAndGivesBackTheEnvironmentsSettings(t *testing.T) {
@@ -31,5 +34,35 @@ func TestHoldGC_AHoldWithinAHoldLeavesTheFirstToRestore(t *testing.T) {
 	second() // ends after the first, as a second set-up's timer would
 	if percent, limit := debug.SetGCPercent(73), debug.SetMemoryLimit(-1); percent != 73 || limit != math.MaxInt64 {
 		t.Errorf("after both holds ended, GOGC %d and limit %d; want 73 and no limit", percent, limit)
+	}
+}
+
+// gcSettings reads GOGC and the memory limit without changing them.
+func gcSettings() (percent, limit int64) {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
+}
+
+func TestHoldGC_ACollectionInTheHoldEndsIt(t *testing.T) {
+	oldPercent, oldLimit := debug.SetGCPercent(73), debug.SetMemoryLimit(math.MaxInt64)
+	defer func() { debug.SetGCPercent(oldPercent); debug.SetMemoryLimit(oldLimit) }()
+	restore := holdGC()
+	defer restore()
+	if percent, limit := gcSettings(); percent != -1 || limit != setupHeap {
+		t.Fatalf("held: GOGC %d and limit %d; want off and %d", percent, limit, int64(setupHeap))
+	}
+	runtime.GC() // as memory past the limit would
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		percent, limit := gcSettings()
+		if percent == 73 && limit == math.MaxInt64 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a collection left the hold on: GOGC %d and limit %d", percent, limit)
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
 	}
 }
