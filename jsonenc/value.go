@@ -7,21 +7,31 @@ import (
 	"strconv"
 )
 
+// maxDepth is how deep Value follows maps and slices inside each other;
+// deeper, it refuses, and encoding/json (which tells a cycle from depth)
+// writes the value or says why not.
+const maxDepth = 1000
+
 // Value appends v as json.Marshal writes it, for the values a decoded or
 // hand-built JSON document holds: nil, bool, string, float64, int,
-// json.Number, []string, []any and map[string]any (keys in order), nested. It reports
-// false, with b as it was, for any other type and for a NaN or an infinity,
-// which json.Marshal refuses; the caller falls back to encoding/json.
+// json.Number, []string, []any and map[string]any (keys in order), nested
+// up to maxDepth. It reports false, with b as it was, for any other type,
+// for a NaN or an infinity, which json.Marshal refuses, and for deeper
+// nesting (a map that holds itself among it); the caller falls back to
+// encoding/json.
 func Value(b []byte, v any, html bool) ([]byte, bool) {
 	start := len(b)
-	b, ok := appendValue(b, v, html)
+	b, ok := appendValue(b, v, html, 0)
 	if !ok {
 		return b[:start], false
 	}
 	return b, true
 }
 
-func appendValue(b []byte, v any, html bool) ([]byte, bool) {
+func appendValue(b []byte, v any, html bool, depth int) ([]byte, bool) {
+	if depth > maxDepth {
+		return b, false
+	}
 	switch v := v.(type) {
 	case nil:
 		return append(b, "null"...), true
@@ -47,7 +57,7 @@ func appendValue(b []byte, v any, html bool) ([]byte, bool) {
 				b = append(b, ',')
 			}
 			var ok bool
-			if b, ok = appendValue(b, e, html); !ok {
+			if b, ok = appendValue(b, e, html, depth+1); !ok {
 				return b, false
 			}
 		}
@@ -68,7 +78,7 @@ func appendValue(b []byte, v any, html bool) ([]byte, bool) {
 			}
 			b = append(String(b, k, html), ':')
 			var ok bool
-			if b, ok = appendValue(b, v[k], html); !ok {
+			if b, ok = appendValue(b, v[k], html, depth+1); !ok {
 				return b, false
 			}
 		}

@@ -50,6 +50,28 @@ func TestValue_RefusesWhatItDoesNotWriteAndLeavesTheBufferAsItWas(t *testing.T) 
 	}
 }
 
+func TestValue_RefusesACycleAndLeavesDeepNestingToEncodingJSON(t *testing.T) {
+	cyclic := map[string]any{"a": 1.0}
+	cyclic["self"] = cyclic
+	list := []any{nil}
+	list[0] = list
+	for _, v := range []any{cyclic, list} {
+		if got, ok := Value([]byte("kept"), v, true); ok || string(got) != "kept" {
+			t.Errorf("Value of a cycle = %q, %v; want refused", got, ok)
+		}
+	}
+	deep := any("x")
+	for range maxDepth + 1 {
+		deep = []any{deep}
+	}
+	if _, ok := Value(nil, deep, true); ok {
+		t.Error("Value wrote nesting deeper than maxDepth")
+	}
+	if _, ok := Value(nil, []any{[]any{[]any{"x"}}}, true); !ok {
+		t.Error("Value refused shallow nesting")
+	}
+}
+
 func FuzzValue(f *testing.F) {
 	for _, x := range floats {
 		f.Add(x, "s", int64(3), true)
