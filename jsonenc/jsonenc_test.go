@@ -6,17 +6,6 @@ import (
 	"testing"
 )
 
-// marshal is encoding/json's encoding of s, with or without HTML escaping.
-func marshal(t testing.TB, s string, html bool) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(html)
-	if err := enc.Encode(s); err != nil {
-		t.Fatal(err)
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-}
-
 var cases = []string{
 	"", "plain", `quote " and \ backslash`, "\b\f\n\r\t", "\x00\x01\x1f\x7f",
 	"<a href='x'>&amp;</a>", "bad \xff byte", "\xe2\x80", "line\u2028sep\u2029", "é ü 日本 🙂",
@@ -25,7 +14,7 @@ var cases = []string{
 func TestString_AsEncodingJSON(t *testing.T) {
 	for _, s := range cases {
 		for _, html := range []bool{false, true} {
-			if got, want := String(nil, s, html), marshal(t, s, html); !bytes.Equal(got, want) {
+			if got, want := String(nil, s, html), encoded(t, s, html); !bytes.Equal(got, want) {
 				t.Errorf("String(%q, html %v) = %s, encoding/json %s", s, html, got, want)
 			}
 		}
@@ -37,7 +26,7 @@ func FuzzString(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, html bool) {
-		if got, want := String([]byte("x"), s, html), append([]byte("x"), marshal(t, s, html)...); !bytes.Equal(got, want) {
+		if got, want := String([]byte("x"), s, html), append([]byte("x"), encoded(t, s, html)...); !bytes.Equal(got, want) {
 			t.Fatalf("String(%q, html %v) = %s, encoding/json %s", s, html, got, want)
 		}
 	})

@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-// encoded is encoding/json's encoding of v, or nil if it refuses v.
+// encoded is encoding/json's encoding of v, with or without HTML
+// escaping, or nil if it refuses v.
 func encoded(t testing.TB, v any, html bool) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

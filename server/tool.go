@@ -35,8 +35,8 @@ const outputSchema = `{"type":"object","properties":{` +
 // always true: assent runs programs it cannot see into, and read_only says
 // nothing about whether one reaches the network.
 func mcpTool(t *config.Tool) mcp.Tool {
-	// jsonenc writes what InputSchema holds as json.Marshal would, in a
-	// tenth of the time: 200 tools took a start 1 ms.
+	// jsonenc writes what InputSchema holds as json.Marshal would, without
+	// reflection (BenchmarkNew200, 200 tools: 5.2-5.8 ms to 4.5-5.4 ms).
 	schema, ok := jsonenc.Value(nil, t.InputSchema(), true)
 	if !ok {
 		var err error

@@ -8,8 +8,8 @@ import (
 )
 
 // setupHeap is how much memory assent may hold while it sets up before the
-// collector runs. A start with 200 tools allocates about 8 MB, most of it
-// kept for as long as assent runs; collecting while it is built cost the
+// collector runs. A start with 200 tools allocates some 6 MB (loading,
+// building the server, package init); collecting while it is built cost the
 // start about 4 ms of 30, and the first collection after it, which the
 // heap grown since the runtime's start sets off at once, slowed the
 // client's first exchange (initialize, tools/list) by 2 ms more.
