@@ -47,9 +47,10 @@ func main() {
 	bin := flag.String("bin", "", "an assent binary to measure (default: build ./cmd/assent)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of this process (the in-process target's server and every client) to the file")
 	startupTools := flag.Int("startup", 0, "instead of calls, measure startup to the first tools/list answer with a file of this many tools")
+	against := flag.String("against", "", "with -startup, also start this assent binary, interleaved with -bin's (an earlier build, say)")
 	flag.Parse()
 	if *startupTools > 0 {
-		if err := runStartup(*bin, *startupTools, 21); err != nil {
+		if err := runStartup(*bin, *against, *startupTools, 21); err != nil {
 			fmt.Fprintln(os.Stderr, "load:", err)
 			os.Exit(1)
 		}

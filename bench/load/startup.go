@@ -20,7 +20,8 @@ import (
 // its answer to initialize: a bare Go program (bench/startfloor/bare), the
 // same with mcp-go's server package linked (bench/startfloor/mcpgo), and
 // the hand server (this driver: mcp-go and assent's packages linked).
-func (s *rig) startup(tools, runs int) error {
+// With against, the assent binary there starts in the same rounds too.
+func (s *rig) startup(against string, tools, runs int) error {
 	file := filepath.Join(s.dir, "startup.json")
 	if err := os.WriteFile(file, []byte(servertest.ManyTools(tools)), 0o600); err != nil {
 		return err
@@ -29,6 +30,11 @@ func (s *rig) startup(tools, runs int) error {
 	if err != nil {
 		return err
 	}
+	assent := func(bin, journal string) *osexec.Cmd {
+		a := osexec.Command(bin, "stdio", "--headless", "--tools", file, "--journal", filepath.Join(s.dir, journal))
+		a.Env, a.Dir = s.env, s.dir
+		return a
+	}
 	floors := map[string]string{}
 	for _, f := range []string{"bare", "mcpgo"} {
 		floors[f] = filepath.Join(s.dir, "floor-"+f)
@@ -36,16 +42,13 @@ func (s *rig) startup(tools, runs int) error {
 			return fmt.Errorf("building the %s floor (run from the repository root): %v\n%s", f, err, out)
 		}
 	}
-	starts := []struct {
+	type start struct {
 		name string
 		cmd  func() *osexec.Cmd
 		list bool
-	}{
-		{"assent stdio --headless, to tools/list", func() *osexec.Cmd {
-			a := osexec.Command(s.bin, "stdio", "--headless", "--tools", file, "--journal", filepath.Join(s.dir, "startup-journal"))
-			a.Env, a.Dir = s.env, s.dir
-			return a
-		}, true},
+	}
+	starts := []start{
+		{"assent stdio --headless, to tools/list", func() *osexec.Cmd { return assent(s.bin, "startup-journal") }, true},
 		{"bare Go program, to its first answer", func() *osexec.Cmd { return osexec.Command(floors["bare"]) }, false},
 		{"the same with mcp-go's server linked", func() *osexec.Cmd { return osexec.Command(floors["mcpgo"]) }, false},
 		{"hand server (this driver), to initialize", func() *osexec.Cmd {
@@ -53,6 +56,9 @@ func (s *rig) startup(tools, runs int) error {
 			h.Env = append(os.Environ(), handEnv+"=1")
 			return h
 		}, false},
+	}
+	if against != "" {
+		starts = append(starts, start{"-against binary, to tools/list", func() *osexec.Cmd { return assent(against, "startup-journal-against") }, true})
 	}
 	took := make([][]time.Duration, len(starts))
 	for i := range runs + 1 {
@@ -112,11 +118,11 @@ func timeToList(cmd *osexec.Cmd, list bool) (time.Duration, error) {
 }
 
 // runStartup builds a rig and measures startup.
-func runStartup(bin string, tools, runs int) error {
+func runStartup(bin, against string, tools, runs int) error {
 	r, err := newRig(bin, "")
 	if err != nil {
 		return err
 	}
 	defer r.cleanup()
-	return r.startup(tools, runs)
+	return r.startup(against, tools, runs)
 }
