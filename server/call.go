@@ -98,11 +98,13 @@ func hasCursor(params json.RawMessage) bool {
 
 // encodeList is the tools/list result for tools, byte for byte as mcp-go
 // answers it: written by hand (see encodeTools) when it knows every field
-// the tools set, else asked of mcp-go; nil if mcp-go gave none.
-func (s *Server) encodeList(tools []mcpserver.ServerTool) json.RawMessage {
+// the tools set, else asked of mcp-go once taken is closed (mcp-go has
+// them); nil if mcp-go gave none.
+func (s *Server) encodeList(tools []mcpserver.ServerTool, taken <-chan struct{}) json.RawMessage {
 	if b, ok := encodeTools(tools); ok {
 		return b
 	}
+	<-taken
 	resp, ok := s.mcp.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":0,"method":"tools/list"}`)).(mcp.JSONRPCResponse)
 	if !ok {
 		return nil

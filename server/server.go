@@ -135,10 +135,15 @@ func (s *Server) setToolsLocked(cfg *config.Config) {
 		set.handlers[t.Name] = h
 		tools = append(tools, mcpserver.ServerTool{Tool: mcpTool(t), Handler: h})
 	}
+	// The list is written on another core while mcp-go takes the tools
+	// (it re-encodes every schema) and the client connects; only its
+	// fallback, mcp-go's own answer, needs them taken.
+	taken := make(chan struct{})
+	set.list = sync.OnceValue(func() json.RawMessage { return s.encodeList(tools, taken) })
+	go set.list()
 	s.mcp.SetTools(tools...)
-	set.list = sync.OnceValue(func() json.RawMessage { return s.encodeList(tools) })
+	close(taken)
 	s.tools.Store(set)
-	go set.list() // on another core, while the client connects
 }
 
 // Config returns the config whose tools are offered now.
