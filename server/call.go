@@ -116,14 +116,18 @@ func (s *Server) encodeList(tools []mcpserver.ServerTool, taken <-chan struct{})
 	return b
 }
 
-// resultResponse is a JSON-RPC response with the id as sent.
+// resultResponse is a JSON-RPC response with the id as sent, in one
+// allocation with room for the newline a line transport appends: a
+// tools/list answer runs to a hundred kilobytes, and each copy of it in
+// fresh memory costs its page faults.
 func resultResponse(id json.RawMessage, result []byte) []byte {
-	out := make([]byte, 0, len(result)+len(id)+32)
-	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	const head, mid, tail = `{"jsonrpc":"2.0","id":`, `,"result":`, "}\n"
+	out := make([]byte, 0, len(head)+len(id)+len(mid)+len(result)+len(tail))
+	out = append(out, head...)
 	out = append(out, id...)
-	out = append(out, `,"result":`...)
+	out = append(out, mid...)
 	out = append(out, result...)
-	return append(out, '}')
+	return append(out, tail[0])
 }
 
 // recovered turns a handler's panic into the error mcp-go's recovery gave:

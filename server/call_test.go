@@ -230,3 +230,19 @@ func TestHTTP_InitializeMCPGoCannotReadNamesNoClient(t *testing.T) {
 		t.Errorf("the call's client %q; want none, as mcp-go recorded none", c.Client)
 	}
 }
+
+// A response is made in one allocation, with room for the newline a line
+// transport appends: a tools/list answer runs to a hundred kilobytes, and
+// each copy of it costs fresh memory. It used to take three.
+func TestResultResponse_OneAllocationWithRoomForTheNewline(t *testing.T) {
+	result := []byte(`{"tools":[` + strings.Repeat(`{"name":"x"},`, 8000) + `{"name":"y"}]}`)
+	id := json.RawMessage(`"an id"`)
+	var line []byte
+	allocs := testing.AllocsPerRun(20, func() { line = append(resultResponse(id, result), '\n') })
+	if want := `{"jsonrpc":"2.0","id":"an id","result":` + string(result) + "}\n"; string(line) != want {
+		t.Fatalf("response:\n%.200s\nwant:\n%.200s", line, want)
+	}
+	if allocs != 1 {
+		t.Errorf("a response and its newline took %v allocations, want 1", allocs)
+	}
+}
