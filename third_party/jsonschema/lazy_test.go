@@ -9,10 +9,11 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// The drafts compile when the first Compiler is made (changed for assent
-// from v6.0.2, where an init function compiled them). A schema is still
-// checked against its draft's metaschema, from the first Compiler on, and
-// Compilers made at once on many goroutines all see the compiled drafts.
+// Changed for assent from v6.0.2: the drafts compile when the first
+// Compiler is made (lazy_internal_test.go checks that init does not). A
+// schema is still checked against its draft's metaschema from the first
+// Compiler on, and Compilers made at once on many goroutines all see the
+// compiled drafts.
 func TestDraftsCompileForTheFirstCompiler(t *testing.T) {
 	const bad = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": 5}`
 	const good = `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["a"]}`
