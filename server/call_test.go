@@ -233,7 +233,8 @@ func TestHTTP_InitializeMCPGoCannotReadNamesNoClient(t *testing.T) {
 
 // A response is made in one allocation, with room for the newline a line
 // transport appends: a tools/list answer runs to a hundred kilobytes, and
-// each copy of it costs fresh memory. It used to take three.
+// each copy of it costs fresh memory. It used to take two: the buffer was
+// a byte short, and grew at the closing brace.
 func TestResultResponse_OneAllocationWithRoomForTheNewline(t *testing.T) {
 	result := []byte(`{"tools":[` + strings.Repeat(`{"name":"x"},`, 8000) + `{"name":"y"}]}`)
 	id := json.RawMessage(`"an id"`)

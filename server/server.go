@@ -141,9 +141,12 @@ func (s *Server) setToolsLocked(cfg *config.Config) {
 	taken := make(chan struct{})
 	set.list = sync.OnceValue(func() json.RawMessage { return s.encodeList(tools, taken) })
 	go set.list()
-	s.mcp.SetTools(tools...)
-	close(taken)
+	// The set is offered before mcp-go announces it (tools/list_changed),
+	// so a client that lists the tools as soon as it hears is answered
+	// from it.
 	s.tools.Store(set)
+	defer close(taken)
+	s.mcp.SetTools(tools...)
 }
 
 // Config returns the config whose tools are offered now.

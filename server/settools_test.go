@@ -7,6 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/server/servertest"
 )
 
@@ -40,5 +41,42 @@ func TestSetTools_AnnouncesTheChange(t *testing.T) {
 				t.Fatalf("%d tools after the change, want 4", len(res.Tools))
 			}
 		})
+	}
+}
+
+// announcing is a connected session that looks, at the moment mcp-go
+// hands it tools/list_changed, at the tool set the server offers then.
+type announcing struct {
+	s    *Server
+	ch   chan mcp.JSONRPCNotification
+	seen []*config.Config
+}
+
+func (a *announcing) Initialize()       {}
+func (a *announcing) Initialized() bool { return true }
+func (a *announcing) SessionID() string { return "announcing" }
+func (a *announcing) NotificationChannel() chan<- mcp.JSONRPCNotification {
+	a.seen = append(a.seen, a.s.Config())
+	return a.ch
+}
+
+// tools/list_changed goes out only once the new set is offered: a client
+// of the initialize era that lists the tools the moment it hears of the
+// change is answered from the set, and used to get the old one when it
+// asked before the set was stored.
+func TestSetTools_AnnouncesOnlyWhatItOffers(t *testing.T) {
+	f := newFixture(t, nil)
+	a := &announcing{s: f.s, ch: make(chan mcp.JSONRPCNotification, 1)}
+	if err := f.s.MCP().RegisterSession(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	defer f.s.MCP().UnregisterSession(context.Background(), a.SessionID())
+	next := f.LoadTools(withNewTool).Config
+	f.s.SetTools(next)
+	if len(a.seen) != 1 {
+		t.Fatalf("the session was handed %d notifications, want 1", len(a.seen))
+	}
+	if a.seen[0] != next {
+		t.Error("tools/list_changed went out while the old tool set was offered")
 	}
 }
