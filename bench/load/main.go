@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -49,6 +50,23 @@ func main() {
 	startupTools := flag.Int("startup", 0, "instead of calls, measure startup to the first tools/list answer with a file of this many tools")
 	against := flag.String("against", "", "with -startup, also start this assent binary, interleaved with -bin's (an earlier build, say)")
 	flag.Parse()
+	// The servers start in the rig's own directory: a binary named
+	// relative to this one is named absolutely.
+	for _, p := range []*string{bin, against} {
+		if *p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "load:", err)
+			os.Exit(2)
+		}
+		*p = abs
+	}
+	if *against != "" && *startupTools == 0 {
+		fmt.Fprintln(os.Stderr, "load: -against compares startup; give -startup too")
+		os.Exit(2)
+	}
 	if *startupTools > 0 {
 		if err := runStartup(*bin, *against, *startupTools, 21); err != nil {
 			fmt.Fprintln(os.Stderr, "load:", err)
