@@ -89,7 +89,7 @@ func (t *Tool) readCommand(c, tool *node, fail failFunc) error {
 	switch c.kind {
 	case kindString:
 		var err error
-		words, err = splitCommand(c.str)
+		words, err = splitCommand(c.text)
 		if err != nil {
 			var se *splitError
 			if errors.As(err, &se) {

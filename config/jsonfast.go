@@ -24,13 +24,11 @@ type validParser struct {
 	src  *source
 	data []byte
 	i    int // offset in the file
-	// keys, kOffs, vals and items stack the members and elements of the
-	// objects and arrays being read, innermost last; each copies its own
-	// out, to its size, at its end, where appending to its node grew it
-	// again and again.
-	keys  []string
-	kOffs []int
-	vals  []*node
+	// pairs and items stack the members and elements of the objects and
+	// arrays being read, innermost last; each copies its own out, to its
+	// size, at its end, where appending to its node grew it again and
+	// again.
+	pairs []member
 	items []*node
 }
 
@@ -73,7 +71,7 @@ func (p *validParser) value() (*node, bool) {
 		p.i++
 		n.items = popped(&p.items, base)
 	case '"':
-		n.kind, n.str, n.literal = kindString, p.string(), true
+		n.kind, n.text, n.literal = kindString, p.string(), true
 	case 't':
 		n.kind, n.bool = kindBool, true
 		p.i += len("true")
@@ -89,7 +87,7 @@ func (p *validParser) value() (*node, bool) {
 		for p.i < len(p.data) && isNumberByte(p.data[p.i]) {
 			p.i++
 		}
-		n.num = json.Number(p.data[start:p.i])
+		n.text = string(p.data[start:p.i])
 	}
 	n.end = p.i
 	return n, true
@@ -98,11 +96,11 @@ func (p *validParser) value() (*node, bool) {
 // members reads an object's keys and values, from its opening brace.
 func (p *validParser) members(n *node) bool {
 	p.i++
-	base := len(p.keys)
+	base := len(p.pairs)
 	for p.space(); p.data[p.i] != '}'; p.space() {
 		koff := p.i
 		key := p.string()
-		if slices.Contains(p.keys[base:], key) {
+		if slices.ContainsFunc(p.pairs[base:], func(m member) bool { return m.key == key }) {
 			return false
 		}
 		p.space()
@@ -111,15 +109,13 @@ func (p *validParser) members(n *node) bool {
 		if !ok {
 			return false
 		}
-		p.keys = append(p.keys, key)
-		p.kOffs = append(p.kOffs, koff)
-		p.vals = append(p.vals, v)
+		p.pairs = append(p.pairs, member{key, koff, v})
 		if p.space(); p.data[p.i] == ',' {
 			p.i++
 		}
 	}
 	p.i++
-	n.keys, n.kOffs, n.vals = popped(&p.keys, base), popped(&p.kOffs, base), popped(&p.vals, base)
+	n.members = popped(&p.pairs, base)
 	return true
 }
 

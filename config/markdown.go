@@ -168,12 +168,9 @@ func (t *mdTool) endPara() {
 // node turns the section into the same tool object a JSON file would give.
 func (t *mdTool) node() (*node, error) {
 	n := &node{kind: kindObject, src: t.src, off: t.off}
-	add := func(k string, off int, v *node) {
-		n.keys, n.kOffs, n.vals = append(n.keys, k), append(n.kOffs, off), append(n.vals, v)
-	}
-	add("name", t.off, &node{kind: kindString, src: t.src, off: t.off, str: t.name})
+	n.add("name", t.off, &node{kind: kindString, src: t.src, off: t.off, text: t.name})
 	if len(t.desc) > 0 {
-		add("description", t.descOff, &node{kind: kindString, src: t.src, off: t.descOff, str: strings.Join(t.desc, " ")})
+		n.add("description", t.descOff, &node{kind: kindString, src: t.src, off: t.descOff, text: strings.Join(t.desc, " ")})
 	}
 	if c := t.command; c != nil {
 		if c.info == "json" {
@@ -181,18 +178,18 @@ func (t *mdTool) node() (*node, error) {
 			if err != nil {
 				return nil, fmt.Errorf("tool %q: command: %w", t.name, err)
 			}
-			add("command", c.off, v)
+			n.add("command", c.off, v)
 		} else {
 			text := strings.ReplaceAll(string(t.src.data[c.off:c.end]), "\r\n", "\n")
-			add("command", c.off, &node{kind: kindString, src: t.src, off: c.off, end: c.end, str: text})
+			n.add("command", c.off, &node{kind: kindString, src: t.src, off: c.off, end: c.end, text: text})
 		}
 	}
 	if t.fields != nil {
-		for i, k := range t.fields.keys {
-			if n.get(k) != nil {
-				return nil, fmt.Errorf("%s: tool %q: %s is already given by the section's %s", t.src.position(t.fields.kOffs[i]), t.name, k, map[string]string{"name": "heading", "description": "first paragraph", "command": "code block"}[k])
+		for _, m := range t.fields.members {
+			if n.get(m.key) != nil {
+				return nil, fmt.Errorf("%s: tool %q: %s is already given by the section's %s", t.src.position(m.off), t.name, m.key, map[string]string{"name": "heading", "description": "first paragraph", "command": "code block"}[m.key])
 			}
-			add(k, t.fields.kOffs[i], t.fields.vals[i])
+			n.add(m.key, m.off, m.val)
 		}
 	}
 	return n, nil

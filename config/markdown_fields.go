@@ -27,7 +27,7 @@ func (t *mdTool) addField(off int, item string) error {
 		}
 	}
 	if v == nil {
-		v = &node{kind: kindString, src: t.src, off: valOff, end: valOff + len(raw), str: raw}
+		v = &node{kind: kindString, src: t.src, off: valOff, end: valOff + len(raw), text: raw}
 	}
 	if t.fields == nil {
 		t.fields = &node{kind: kindObject, src: t.src, off: off}
@@ -42,8 +42,8 @@ func setPath(obj *node, path []string, off int, v *node, tool string) error {
 		existing := obj.get(k)
 		if i == len(path)-1 {
 			if existing != nil && existing.kind == kindObject && v.kind == kindObject {
-				for j, vk := range v.keys {
-					if err := setPath(existing, []string{vk}, v.kOffs[j], v.vals[j], tool); err != nil {
+				for _, m := range v.members {
+					if err := setPath(existing, []string{m.key}, m.off, m.val, tool); err != nil {
 						return err
 					}
 				}
@@ -52,12 +52,12 @@ func setPath(obj *node, path []string, off int, v *node, tool string) error {
 			if existing != nil {
 				return fmt.Errorf("%s: tool %q: field %s is set twice", obj.src.position(off), tool, strings.Join(path, "."))
 			}
-			obj.keys, obj.kOffs, obj.vals = append(obj.keys, k), append(obj.kOffs, off), append(obj.vals, v)
+			obj.add(k, off, v)
 			return nil
 		}
 		if existing == nil {
 			existing = &node{kind: kindObject, src: obj.src, off: off}
-			obj.keys, obj.kOffs, obj.vals = append(obj.keys, k), append(obj.kOffs, off), append(obj.vals, existing)
+			obj.add(k, off, existing)
 		} else if existing.kind != kindObject {
 			return fmt.Errorf("%s: tool %q: field %s is not an object", obj.src.position(off), tool, strings.Join(path[:i+1], "."))
 		}

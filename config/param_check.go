@@ -95,9 +95,9 @@ func (n *node) value() any {
 	case kindBool:
 		return n.bool
 	case kindNumber:
-		return n.num
+		return n.number()
 	case kindString:
-		return n.str
+		return n.text
 	case kindArray:
 		out := make([]any, len(n.items))
 		for i, it := range n.items {
@@ -105,9 +105,9 @@ func (n *node) value() any {
 		}
 		return out
 	case kindObject:
-		out := make(map[string]any, len(n.keys))
-		for i, k := range n.keys {
-			out[k] = n.vals[i].value()
+		out := make(map[string]any, len(n.members))
+		for _, m := range n.members {
+			out[m.key] = m.val.value()
 		}
 		return out
 	}

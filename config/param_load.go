@@ -11,11 +11,11 @@ func (t *Tool) readParams(pn *node, fail failFunc) error {
 		if pn.kind != kindObject {
 			return fail(pn, "params", "want an object keyed by parameter name, got %s", pn.kind)
 		}
-		for i, k := range pn.keys {
-			if _, ok := uses[k]; !ok {
-				return fail(pn.vals[i], "params."+k, "declared, but no template uses {%s} (placeholders used: %v)", k, order)
+		for _, m := range pn.members {
+			if _, ok := uses[m.key]; !ok {
+				return fail(m.val, "params."+m.key, "declared, but no template uses {%s} (placeholders used: %v)", m.key, order)
 			}
-			declared[k] = pn.vals[i]
+			declared[m.key] = m.val
 		}
 	}
 	for _, name := range order {

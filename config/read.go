@@ -24,10 +24,10 @@ func fieldError(n *node, field, format string, args ...any) error {
 
 // checkKeys reports the first key of an object node that is not allowed.
 func checkKeys(n *node, what string, allowed ...string) error {
-	for i, k := range n.keys {
-		if !slices.Contains(allowed, k) {
+	for _, m := range n.members {
+		if !slices.Contains(allowed, m.key) {
 			known := slices.Sorted(slices.Values(allowed))
-			return fmt.Errorf("%s: unknown key %q in %s (known keys: %s)", n.src.position(n.kOffs[i]), k, what, strings.Join(known, ", "))
+			return fmt.Errorf("%s: unknown key %q in %s (known keys: %s)", n.src.position(m.off), m.key, what, strings.Join(known, ", "))
 		}
 	}
 	return nil
@@ -40,7 +40,7 @@ func readString(n *node, field string) (string, error) {
 	if n.kind != kindString {
 		return "", fieldError(n, field, "want a string, got %s", n.kind)
 	}
-	return n.str, nil
+	return n.text, nil
 }
 
 func readBool(n *node, field string) (bool, error) {
@@ -69,9 +69,9 @@ func readFloat(n *node, field string) (float64, error) {
 	if n.kind != kindNumber {
 		return 0, fieldError(n, field, "want a number, got %s", n.kind)
 	}
-	f, err := n.num.Float64()
+	f, err := n.number().Float64()
 	if err != nil {
-		return 0, fieldError(n, field, "%q is not a usable number", n.num)
+		return 0, fieldError(n, field, "%q is not a usable number", n.text)
 	}
 	return f, nil
 }
@@ -80,9 +80,9 @@ func readInt(n *node, field string) (int64, error) {
 	if n.kind != kindNumber {
 		return 0, fieldError(n, field, "want a whole number, got %s", n.kind)
 	}
-	i, err := strconv.ParseInt(string(n.num), 10, 64)
+	i, err := strconv.ParseInt(n.text, 10, 64)
 	if err != nil {
-		return 0, fieldError(n, field, "want a whole number, got %s", n.num)
+		return 0, fieldError(n, field, "want a whole number, got %s", n.text)
 	}
 	return i, nil
 }
@@ -95,13 +95,13 @@ func readDuration(n *node, field string) (time.Duration, error) {
 	case kindNumber:
 		ms, err := readInt(n, field)
 		if err != nil || ms <= 0 {
-			return 0, fieldError(n, field, "want a positive number of milliseconds or a duration like \"30s\", got %s", n.num)
+			return 0, fieldError(n, field, "want a positive number of milliseconds or a duration like \"30s\", got %s", n.text)
 		}
 		return time.Duration(ms) * time.Millisecond, nil
 	case kindString:
-		d, err := time.ParseDuration(n.str)
+		d, err := time.ParseDuration(n.text)
 		if err != nil || d <= 0 {
-			return 0, fieldError(n, field, "want a duration like \"30s\" or \"2m\", got %q", n.str)
+			return 0, fieldError(n, field, "want a duration like \"30s\" or \"2m\", got %q", n.text)
 		}
 		return d, nil
 	}
@@ -122,7 +122,7 @@ func readSize(n *node, field string) (int64, error) {
 		}
 		return v, nil
 	case kindString:
-		v, ok := parseSize(n.str)
+		v, ok := parseSize(n.text)
 		if !ok {
 			return bad()
 		}

@@ -114,8 +114,8 @@ func settingsFrom(n *node, into *Settings, seen map[string]string) error {
 	if err := checkKeys(n, "settings", "timeout", "max_timeout", "max_output", "system_command", "default_policy", "sandbox"); err != nil {
 		return err
 	}
-	for i, key := range n.keys {
-		v := n.vals[i]
+	for _, m := range n.members {
+		key, v := m.key, m.val
 		if first, ok := seen[key]; ok {
 			return fmt.Errorf("%s: settings.%s is already set by %s; set it in one file only", v.where(), key, first)
 		}

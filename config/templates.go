@@ -54,8 +54,8 @@ func (t *Tool) readTemplates(n *node, fail failFunc) error {
 	if env.kind != kindObject {
 		return fail(env, "env", "want an object of NAME: value, got %s", env.kind)
 	}
-	for i, k := range env.keys {
-		v := env.vals[i]
+	for _, m := range env.members {
+		k, v := m.key, m.val
 		if !isName(k) {
 			return fail(v, "env", "%q is not a valid variable name", k)
 		}
