@@ -30,6 +30,11 @@ type validParser struct {
 	// again.
 	pairs []member
 	items []*node
+	// The nodes and the slices they keep come from slabs: a file of 200
+	// tools has some 3,000 nodes, each an allocation of its own before.
+	nodeSlab   slab[node]
+	memberSlab slab[member]
+	itemSlab   slab[*node]
 }
 
 func (p *validParser) space() {
@@ -47,7 +52,8 @@ func (p *validParser) space() {
 // keys to refuse.
 func (p *validParser) value() (*node, bool) {
 	p.space()
-	n := &node{src: p.src, off: p.i}
+	n := &p.nodeSlab.take(1)[0]
+	n.src, n.off = p.src, p.i
 	switch p.data[p.i] {
 	case '{':
 		n.kind = kindObject
@@ -69,7 +75,7 @@ func (p *validParser) value() (*node, bool) {
 			}
 		}
 		p.i++
-		n.items = popped(&p.items, base)
+		n.items = popped(&p.items, base, &p.itemSlab)
 	case '"':
 		n.kind, n.text, n.literal = kindString, p.string(), true
 	case 't':
@@ -115,18 +121,46 @@ func (p *validParser) members(n *node) bool {
 		}
 	}
 	p.i++
-	n.members = popped(&p.pairs, base)
+	n.members = popped(&p.pairs, base, &p.memberSlab)
 	return true
 }
 
 // popped takes what *stack holds from base up off it, as a slice of its
-// own (nil when empty, as appending to a node left it).
-func popped[E any](stack *[]E, base int) []E {
+// own from s (nil when empty, as appending to a node left it).
+func popped[E any](stack *[]E, base int, s *slab[E]) []E {
 	var out []E
 	if len(*stack) > base {
-		out = slices.Clone((*stack)[base:])
+		out = s.take(len(*stack) - base)
+		copy(out, (*stack)[base:])
 	}
 	*stack = (*stack)[:base]
+	return out
+}
+
+// slab hands out slices of chunks it allocates, each chunk about twice the
+// size of the one before up to maxSlabChunk values, so that small
+// documents (a Markdown field) stay small and large ones cost a few dozen
+// allocations. A chunk is never grown, so what it handed out stays where it
+// is; a slice handed out has no room beyond its length, so appending to it
+// copies.
+type slab[E any] struct {
+	free  []E
+	chunk int // the size of the last chunk
+}
+
+// maxSlabChunk and the sizes below it are one less than a power of two:
+// the runtime puts an 8-byte header before a chunk that holds pointers, and
+// 128 nodes and their header took the next size class up, a tenth more.
+const maxSlabChunk = 127
+
+// take returns n zero values.
+func (s *slab[E]) take(n int) []E {
+	if n > len(s.free) {
+		s.chunk = min(max(2*s.chunk+1, 7), maxSlabChunk)
+		s.free = make([]E, max(n, s.chunk))
+	}
+	out := s.free[:n:n]
+	s.free = s.free[n:]
 	return out
 }
 

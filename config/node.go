@@ -33,7 +33,7 @@ func (k kind) String() string {
 // files come from three syntaxes (JSON array, JSON object, Markdown); all of
 // them are turned into nodes and read by the same code.
 //
-// A file of 200 tools has some 3,400 nodes, so the fields are few and the
+// A file of 200 tools has some 3,000 nodes, so the fields are few and the
 // small ones share a word: at the start of a process every fresh page of
 // heap costs a page fault.
 type node struct {
