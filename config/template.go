@@ -37,6 +37,9 @@ func isName(s string) bool {
 // text. A list placeholder must be the whole word: it expands to one element
 // per item, so text around it would have no single word to attach to.
 func parseWord(s string) (word, error) {
+	if s != "" && strings.IndexAny(s, "{}") < 0 {
+		return word{{text: s}}, nil // most words of a command are plain text
+	}
 	var w word
 	var lit strings.Builder
 	flush := func() {
@@ -94,7 +97,14 @@ func (w word) params() []string {
 }
 
 // fixed reports whether the word has no placeholder.
-func (w word) fixed() bool { return len(w.params()) == 0 }
+func (w word) fixed() bool {
+	for _, p := range w {
+		if p.param != "" {
+			return false
+		}
+	}
+	return true
+}
 
 // listParam returns the name of the word's list placeholder, if it is one.
 func (w word) listParam() (string, bool) {
@@ -111,6 +121,9 @@ func (w word) leadingParam() bool { return len(w) > 0 && w[0].param != "" }
 
 // literal returns the text of a word without placeholders.
 func (w word) literal() string {
+	if len(w) == 1 {
+		return w[0].text // a word is most often one part, asked for again and again
+	}
 	var b strings.Builder
 	for _, p := range w {
 		b.WriteString(p.text)
@@ -120,21 +133,29 @@ func (w word) literal() string {
 
 // String writes the word back in template syntax, literal braces doubled.
 func (w word) String() string {
+	if len(w) == 1 {
+		return w[0].String()
+	}
 	var b strings.Builder
 	for _, p := range w {
-		switch {
-		case p.param == "":
-			t := strings.ReplaceAll(p.text, "{", "{{")
-			t = strings.ReplaceAll(t, "}", "}}")
-			// {} is literal as written; doubling it would be noise.
-			b.WriteString(strings.ReplaceAll(t, "{{}}", "{}"))
-		case p.list:
-			b.WriteString("{" + p.param + "...}")
-		default:
-			b.WriteString("{" + p.param + "}")
-		}
+		b.WriteString(p.String())
 	}
 	return b.String()
+}
+
+// String writes the part in template syntax.
+func (p part) String() string {
+	switch {
+	case p.param == "":
+		t := strings.ReplaceAll(p.text, "{", "{{")
+		t = strings.ReplaceAll(t, "}", "}}")
+		// {} is literal as written; doubling it would be noise.
+		return strings.ReplaceAll(t, "{{}}", "{}")
+	case p.list:
+		return "{" + p.param + "...}"
+	default:
+		return "{" + p.param + "}"
+	}
 }
 
 // fill substitutes values into the word. values holds one string per scalar

@@ -11,6 +11,7 @@ func TestParseWord(t *testing.T) {
 		want word
 	}{
 		{"plain", word{{text: "plain"}}},
+		{"", nil}, // an empty word ("") has no parts
 		{"{x}", word{{param: "x"}}},
 		{"+{format}", word{{text: "+"}, {param: "format"}}},
 		{"--name={n}.txt", word{{text: "--name="}, {param: "n"}, {text: ".txt"}}},
