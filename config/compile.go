@@ -108,6 +108,7 @@ func (t *Tool) readCommand(c, tool *node, fail failFunc) error {
 	default:
 		return fail(c, "command", "want a string or an array of strings, got %s", c.kind)
 	}
+	t.argv, t.Template = make([]word, 0, len(words)), make([]string, 0, len(words))
 	for i, w := range words {
 		if p := textProblem(w, false); p != "" {
 			return fail(c, fmt.Sprintf("command word %d", i), "contains %s", p)

@@ -150,10 +150,10 @@ func Load(opts Options, srcs ...Source) (*Config, error) {
 				continue
 			}
 			if first, dup := where[t.Name]; dup {
-				errs = append(errs, fmt.Errorf("%s: tool %q is already defined at %s", tn.where(), t.Name, first))
+				errs = append(errs, fmt.Errorf("%s: tool %q is already defined at %s", t.Where, t.Name, first))
 				continue
 			}
-			where[t.Name] = tn.where()
+			where[t.Name] = t.Where
 			c.Tools = append(c.Tools, t)
 			c.byName[t.Name] = t
 			c.Warnings = append(c.Warnings, warns...)

@@ -6,7 +6,6 @@ package config
 // leaves the real placeholder undeclared and unconstrained.
 func (t *Tool) readParams(pn *node, fail failFunc) error {
 	order, uses := t.uses()
-	declared := map[string]*node{}
 	if pn != nil {
 		if pn.kind != kindObject {
 			return fail(pn, "params", "want an object keyed by parameter name, got %s", pn.kind)
@@ -15,27 +14,34 @@ func (t *Tool) readParams(pn *node, fail failFunc) error {
 			if _, ok := uses[m.key]; !ok {
 				return fail(m.val, "params."+m.key, "declared, but no template uses {%s} (placeholders used: %v)", m.key, order)
 			}
-			declared[m.key] = m.val
 		}
 	}
-	for _, name := range order {
+	// A tool's parameters live as long as the tool, so they share one
+	// allocation.
+	params := make([]Param, len(order))
+	t.Params = make([]*Param, 0, len(order))
+	for i, name := range order {
 		u := uses[name]
 		if u.list && u.scalar {
 			return fail(pn, "command", "{%s...} and {%s} both appear; a parameter is either a list or a single value", name, name)
 		}
-		p := &Param{Name: name, Type: String, List: u.list, Required: true, Multiline: u.stdinOnly}
+		p := &params[i]
+		*p = Param{Name: name, Type: String, List: u.list, Required: true, Multiline: u.stdinOnly}
 		if u.cwd {
 			p.Type = Path
 		}
-		if d := declared[name]; d != nil {
-			field := "params." + name
-			if err := readParam(d, p, func(at *node, f, format string, args ...any) error {
-				return fail(at, field+f, format, args...)
+		var declared *node // pn is an object whose keys are all different
+		if pn != nil {
+			declared = pn.get(name)
+		}
+		if declared != nil {
+			if err := readParam(declared, p, func(at *node, f, format string, args ...any) error {
+				return fail(at, "params."+name+f, format, args...)
 			}); err != nil {
 				return err
 			}
 		}
-		if err := t.finishParam(p, declared[name], fail); err != nil {
+		if err := t.finishParam(p, declared, fail); err != nil {
 			return err
 		}
 		t.Params = append(t.Params, p)
