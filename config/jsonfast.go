@@ -35,6 +35,7 @@ type validParser struct {
 	nodeSlab   slab[node]
 	memberSlab slab[member]
 	itemSlab   slab[*node]
+	keys       map[string]string // the plain keys read, each its own value
 }
 
 func (p *validParser) space() {
@@ -105,7 +106,7 @@ func (p *validParser) members(n *node) bool {
 	base := len(p.pairs)
 	for p.space(); p.data[p.i] != '}'; p.space() {
 		koff := p.i
-		key := p.string()
+		key := p.key()
 		if slices.ContainsFunc(p.pairs[base:], func(m member) bool { return m.key == key }) {
 			return false
 		}
@@ -164,12 +165,41 @@ func (s *slab[E]) take(n int) []E {
 	return out
 }
 
+// key reads an object's key. A tool file writes the same few dozen keys
+// again and again, so each plain one is allocated once per document.
+func (p *validParser) key() string {
+	lit, plain := p.literal()
+	if !plain {
+		return decoded(lit)
+	}
+	body := lit[1 : len(lit)-1]
+	if k, ok := p.keys[string(body)]; ok {
+		return k
+	}
+	if p.keys == nil {
+		p.keys = map[string]string{}
+	}
+	k := string(body)
+	p.keys[k] = k
+	return k
+}
+
 // string reads a string literal. One without escapes that is valid UTF-8
 // is its own text; any other is decoded by encoding/json, so escapes,
 // surrogates and invalid bytes come out exactly as the decoder has them.
 func (p *validParser) string() string {
+	lit, plain := p.literal()
+	if plain {
+		return string(lit[1 : len(lit)-1])
+	}
+	return decoded(lit)
+}
+
+// literal reads a string literal, quotes included, and says whether it is
+// plain: valid UTF-8 without escapes, its own text.
+func (p *validParser) literal() (lit []byte, plain bool) {
 	start := p.i
-	plain := true
+	plain = true
 	p.i++
 	for p.data[p.i] != '"' {
 		if p.data[p.i] == '\\' {
@@ -179,10 +209,12 @@ func (p *validParser) string() string {
 		p.i++
 	}
 	p.i++
-	lit := p.data[start:p.i]
-	if body := lit[1 : len(lit)-1]; plain && utf8.Valid(body) {
-		return string(body)
-	}
+	lit = p.data[start:p.i]
+	return lit, plain && utf8.Valid(lit[1:len(lit)-1])
+}
+
+// decoded is the text of a valid string literal, as encoding/json has it.
+func decoded(lit []byte) string {
 	var s string
 	_ = json.Unmarshal(lit, &s) // valid JSON: it cannot fail
 	return s
