@@ -1,27 +1,33 @@
 package config
 
+import "slices"
+
 // readParams builds the tool's parameters from its placeholders and the
 // "params" declarations. Every placeholder is a parameter; a declaration
 // that no template uses is an error, since it is most likely a typo that
 // leaves the real placeholder undeclared and unconstrained.
 func (t *Tool) readParams(pn *node, fail failFunc) error {
-	order, uses := t.uses()
+	uses := t.uses()
 	if pn != nil {
 		if pn.kind != kindObject {
 			return fail(pn, "params", "want an object keyed by parameter name, got %s", pn.kind)
 		}
 		for _, m := range pn.members {
-			if _, ok := uses[m.key]; !ok {
+			if !slices.ContainsFunc(uses, func(u use) bool { return u.name == m.key }) {
+				order := make([]string, len(uses))
+				for i, u := range uses {
+					order[i] = u.name
+				}
 				return fail(m.val, "params."+m.key, "declared, but no template uses {%s} (placeholders used: %v)", m.key, order)
 			}
 		}
 	}
 	// A tool's parameters live as long as the tool, so they share one
 	// allocation.
-	params := make([]Param, len(order))
-	t.Params = make([]*Param, 0, len(order))
-	for i, name := range order {
-		u := uses[name]
+	params := make([]Param, len(uses))
+	t.Params = make([]*Param, 0, len(uses))
+	for i, u := range uses {
+		name := u.name
 		if u.list && u.scalar {
 			return fail(pn, "command", "{%s...} and {%s} both appear; a parameter is either a list or a single value", name, name)
 		}

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 )
 
@@ -85,24 +86,24 @@ func (t *Tool) readTemplates(n *node, fail failFunc) error {
 
 // use records how a placeholder appears in the tool's templates.
 type use struct {
+	name         string
 	list, scalar bool
 	argv, cwd    bool
 	stdinOnly    bool
 }
 
 // uses collects every placeholder and how it is used, in order of first
-// appearance.
-func (t *Tool) uses() ([]string, map[string]*use) {
-	var order []string
-	m := map[string]*use{}
+// appearance. A tool has a few, so a slice finds one as fast as a map
+// would, without a map's allocations.
+func (t *Tool) uses() []use {
+	var us []use
 	note := func(name string, f func(u *use)) {
-		u := m[name]
-		if u == nil {
-			u = &use{stdinOnly: true}
-			m[name] = u
-			order = append(order, name)
+		i := slices.IndexFunc(us, func(u use) bool { return u.name == name })
+		if i < 0 {
+			i = len(us)
+			us = append(us, use{name: name, stdinOnly: true})
 		}
-		f(u)
+		f(&us[i])
 	}
 	for _, w := range t.argv {
 		for _, p := range w {
@@ -123,5 +124,5 @@ func (t *Tool) uses() ([]string, map[string]*use) {
 	for _, name := range t.stdin.params() {
 		note(name, func(u *use) { u.scalar = true })
 	}
-	return order, m
+	return us
 }
