@@ -50,7 +50,9 @@ func within(p, root string) bool {
 	if root == "/" {
 		return true
 	}
-	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
+	// The separator is compared apart: root+"/" was an allocation, and
+	// every tool's sandbox asks this of every pair of its paths.
+	return p == root || len(p) > len(root) && p[len(root)] == filepath.Separator && strings.HasPrefix(p, root)
 }
 
 // resolveRoots turns configured roots into absolute, symlink-free

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,5 +73,39 @@ func TestExpand_PathsAsResolvedAndAsGiven(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(e.Paths, []string{w + "/real"}) ||
 		!reflect.DeepEqual(e.Command.Paths, []exec.PathCheck{{Given: w + "/link", Resolved: w + "/real"}}) {
 		t.Errorf("system_command paths %q %+v, %v", e.Paths, e.Command.Paths, err)
+	}
+}
+
+func TestWithin_ComparesWholeComponents(t *testing.T) {
+	tests := []struct {
+		p, root string
+		want    bool
+	}{
+		{"/srv/app", "/srv/app", true},
+		{"/srv/app/x", "/srv/app", true},
+		{"/srv/app-evil", "/srv/app", false},
+		{"/srv/ap", "/srv/app", false},
+		{"/srv", "/srv/app", false},
+		{"/anything", "/", true},
+		{"/", "/", true},
+	}
+	for _, tt := range tests {
+		if got := within(tt.p, tt.root); got != tt.want {
+			t.Errorf("within(%q, %q) = %v, want %v", tt.p, tt.root, got, tt.want)
+		}
+	}
+}
+
+func TestTidyPaths_SortsAndDropsCovered(t *testing.T) {
+	tests := []struct{ in, want []string }{
+		{nil, nil},
+		{[]string{}, nil},
+		{[]string{"/b", "/a/x", "/a", "/a", "/ab"}, []string{"/a", "/ab", "/b"}},
+		{[]string{"/usr/bin/ls", "/", "/tmp"}, []string{"/"}},
+	}
+	for _, tt := range tests {
+		if got := tidyPaths(slices.Clone(tt.in)); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("tidyPaths(%q) = %#v, want %#v", tt.in, got, tt.want)
+		}
 	}
 }

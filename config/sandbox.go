@@ -76,11 +76,17 @@ func realDir(p string) string {
 	return p
 }
 
-// tidyPaths sorts a set and drops what another entry already covers.
+// tidyPaths sorts a set and drops what another entry already covers. It
+// works in ps, which it already sorted in place: what it keeps is never
+// ahead of what it reads.
 func tidyPaths(ps []string) []string {
 	slices.Sort(ps)
-	var out []string
-	for _, p := range slices.Compact(ps) {
+	ps = slices.Compact(ps)
+	if len(ps) == 0 {
+		return nil
+	}
+	out := ps[:0]
+	for _, p := range ps {
 		if !slices.ContainsFunc(out, func(kept string) bool { return within(p, kept) }) {
 			out = append(out, p)
 		}
