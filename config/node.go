@@ -92,7 +92,12 @@ func (s *source) position(off int) string {
 	if before > 0 {
 		col = off - s.newlines[before-1]
 	}
-	return s.name + ":" + strconv.Itoa(before+1) + ":" + strconv.Itoa(col)
+	// Written in one buffer: every tool's position is asked, and the
+	// concatenation and its numbers were three allocations.
+	var buf [64]byte
+	b := append(append(buf[:0], s.name...), ':')
+	b = append(strconv.AppendInt(b, int64(before+1), 10), ':')
+	return string(strconv.AppendInt(b, int64(col), 10))
 }
 
 // where returns the position of the node.
