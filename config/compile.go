@@ -109,11 +109,14 @@ func (t *Tool) readCommand(c, tool *node, fail failFunc) error {
 		return fail(c, "command", "want a string or an array of strings, got %s", c.kind)
 	}
 	t.argv, t.Template = make([]word, 0, len(words)), make([]string, 0, len(words))
+	parts := make([]part, 0, len(words)) // most words are one part
 	for i, w := range words {
 		if p := textProblem(w, false); p != "" {
 			return fail(c, fmt.Sprintf("command word %d", i), "contains %s", p)
 		}
-		pw, err := parseWord(w)
+		var pw word
+		var err error
+		parts, pw, err = appendWord(parts, w)
 		if err != nil {
 			return fail(c, "command", "%v", err)
 		}

@@ -37,14 +37,24 @@ func isName(s string) bool {
 // text. A list placeholder must be the whole word: it expands to one element
 // per item, so text around it would have no single word to attach to.
 func parseWord(s string) (word, error) {
+	_, w, err := appendWord(nil, s)
+	return w, err
+}
+
+// appendWord is parseWord with the word's parts appended to parts, so that
+// the words of a command share one array, not an allocation each. It
+// returns parts with the word's added and the word, which has no room
+// beyond its length.
+func appendWord(parts []part, s string) ([]part, word, error) {
+	start := len(parts)
 	if s != "" && strings.IndexAny(s, "{}") < 0 {
-		return word{{text: s}}, nil // most words of a command are plain text
+		parts = append(parts, part{text: s}) // most words of a command are plain text
+		return parts, parts[start:len(parts):len(parts)], nil
 	}
-	var w word
 	var lit strings.Builder
 	flush := func() {
 		if lit.Len() > 0 {
-			w = append(w, part{text: lit.String()})
+			parts = append(parts, part{text: lit.String()})
 			lit.Reset()
 		}
 	}
@@ -70,19 +80,23 @@ func parseWord(s string) (word, error) {
 				continue
 			}
 			flush()
-			w = append(w, part{param: name, list: list})
+			parts = append(parts, part{param: name, list: list})
 			i += end
 		default:
 			lit.WriteByte(c)
 		}
 	}
 	flush()
+	var w word
+	if len(parts) > start {
+		w = parts[start:len(parts):len(parts)]
+	}
 	for _, p := range w {
 		if p.list && len(w) != 1 {
-			return nil, fmt.Errorf("list placeholder {%s...} must be a whole word, with no text around it", p.param)
+			return parts[:start], nil, fmt.Errorf("list placeholder {%s...} must be a whole word, with no text around it", p.param)
 		}
 	}
-	return w, nil
+	return parts, w, nil
 }
 
 // params returns the placeholder names in the word, in order.
