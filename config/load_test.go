@@ -212,3 +212,13 @@ func TestLoad_Warnings(t *testing.T) {
 		t.Errorf("warned about an option's argument slot:\n%s", text)
 	}
 }
+
+func TestLoad_ToolWithoutPlaceholdersHasNilParams(t *testing.T) {
+	c, err := load(t, testOptions(t), "t.json", `[{"name": "a", "command": "ls -la"}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := c.Tool("a").Params; ps != nil {
+		t.Fatalf("Params = %#v, want nil", ps)
+	}
+}

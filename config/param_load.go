@@ -22,6 +22,9 @@ func (t *Tool) readParams(pn *node, fail failFunc) error {
 			}
 		}
 	}
+	if len(uses) == 0 {
+		return nil // Params stays nil, as for every tool without placeholders
+	}
 	// A tool's parameters live as long as the tool, so they share one
 	// allocation.
 	params := make([]Param, len(uses))

@@ -23,11 +23,13 @@ func fieldError(n *node, field, format string, args ...any) error {
 }
 
 // checkKeys reports the first key of an object node that is not allowed.
+// The error has a copy of what, so that what does not escape: a caller may
+// build it on its stack ("params." + name) for every object it checks.
 func checkKeys(n *node, what string, allowed ...string) error {
 	for _, m := range n.members {
 		if !slices.Contains(allowed, m.key) {
 			known := slices.Sorted(slices.Values(allowed))
-			return fmt.Errorf("%s: unknown key %q in %s (known keys: %s)", n.src.position(m.off), m.key, what, strings.Join(known, ", "))
+			return fmt.Errorf("%s: unknown key %q in %s (known keys: %s)", n.src.position(m.off), m.key, strings.Clone(what), strings.Join(known, ", "))
 		}
 	}
 	return nil

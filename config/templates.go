@@ -96,7 +96,7 @@ type use struct {
 // appearance. A tool has a few, so a slice finds one as fast as a map
 // would, without a map's allocations.
 func (t *Tool) uses() []use {
-	var us []use
+	us := make([]use, 0, len(t.argv)) // room for a placeholder a word, more than most tools have
 	note := func(name string, f func(u *use)) {
 		i := slices.IndexFunc(us, func(u use) bool { return u.name == name })
 		if i < 0 {
