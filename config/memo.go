@@ -3,6 +3,7 @@ package config
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/assent-sh/assent/exec"
@@ -62,14 +63,16 @@ func newMemo() *memo {
 	return m
 }
 
-// resolveRoots is resolveRoots, asked once per base and list.
+// resolveRoots is resolveRoots, asked once per base and list. Every
+// parameter with the same roots shares the answer, which no one writes to
+// (clipped, so that an append copies).
 func (m *memo) resolveRoots(base string, roots []string) ([]string, error) {
 	if m == nil {
 		return resolveRoots(base, roots)
 	}
 	dirs, err := remember(m.roots, [2]string{base, strings.Join(roots, "\x00")},
 		func() ([]string, error) { return resolveRoots(base, roots) })
-	return append([]string(nil), dirs...), err
+	return slices.Clip(dirs), err
 }
 
 // resolveProgram is ResolveProgram, asked once per name and PATH.
@@ -121,14 +124,16 @@ func (m *memo) familyReason(base string) string {
 	return ""
 }
 
-// programFiles is programFiles, asked once per program.
+// programFiles is programFiles, asked once per program. The answer is
+// shared by every tool that runs the program; callers copy it into their
+// own sets and never write to it (clipped, so that an append copies).
 func (m *memo) programFiles(path, pathList string) []string {
 	if m == nil {
 		return programFiles(path, pathList)
 	}
 	files, _ := remember(m.files, [2]string{path, pathList},
 		func() ([]string, error) { return programFiles(path, pathList), nil })
-	return append([]string(nil), files...)
+	return slices.Clip(files)
 }
 
 // identity is exec.IdentityOf with the file's hash, taken once per program.
