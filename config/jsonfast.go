@@ -140,8 +140,8 @@ func popped[E any](stack *[]E, base int, s *slab[E]) []E {
 
 // slab hands out slices of chunks it allocates, each chunk about twice the
 // size of the one before up to maxSlabChunk values, so that small
-// documents (a Markdown field) stay small and large ones cost a few dozen
-// allocations. A chunk is never grown, so what it handed out stays where it
+// documents (a Markdown field, often one value) stay small and large ones
+// cost a few dozen allocations. A chunk is never grown, so what it handed out stays where it
 // is; a slice handed out has no room beyond its length, so appending to it
 // copies.
 type slab[E any] struct {
@@ -157,7 +157,7 @@ const maxSlabChunk = 127
 // take returns n zero values.
 func (s *slab[E]) take(n int) []E {
 	if n > len(s.free) {
-		s.chunk = min(max(2*s.chunk+1, 7), maxSlabChunk)
+		s.chunk = min(2*s.chunk+1, maxSlabChunk)
 		s.free = make([]E, max(n, s.chunk))
 	}
 	out := s.free[:n:n]
