@@ -58,3 +58,21 @@ func BenchmarkLoad200(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadMarkdown200 loads a Markdown file of 200 tools, each with
+// fields whose values are JSON, read one small document at a time.
+func BenchmarkLoadMarkdown200(b *testing.B) {
+	opts := testOptions(b)
+	var md strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&md, "## tool_%d\n\nSearch a {path}.\n\n```\ngrep -n -e {pattern} -- {path}\n```\n\n"+
+			"- read_only: true\n- timeout: 5000\n- params: {\"path\": {\"type\": \"path\", \"default\": \".\"}}\n\n", i)
+	}
+	data := []byte(md.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(opts, Source{Name: "many.md", Data: data}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
