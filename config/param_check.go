@@ -1,7 +1,5 @@
 package config
 
-import ()
-
 // checkParamShape refuses fields that do not fit the parameter's type.
 func checkParamShape(n *node, p *Param, fail failFunc) error {
 	only := func(key string, set bool, ok bool, types string) error {
