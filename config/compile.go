@@ -55,7 +55,7 @@ func compileTool(n *node, opts Options, settings Settings) (*Tool, []Warning, er
 	if err := t.readTemplates(n, fail); err != nil {
 		return nil, nil, err
 	}
-	if err := t.readParams(n.get("params"), fail); err != nil {
+	if err := t.readParams(n.get("params"), n.get("command"), fail); err != nil {
 		return nil, nil, err
 	}
 	if err := t.checkPrograms(n, opts, fail); err != nil {

@@ -3,10 +3,11 @@ package config
 import "slices"
 
 // readParams builds the tool's parameters from its placeholders and the
-// "params" declarations. Every placeholder is a parameter; a declaration
+// "params" declarations pn. Every placeholder is a parameter; a declaration
 // that no template uses is an error, since it is most likely a typo that
-// leaves the real placeholder undeclared and unconstrained.
-func (t *Tool) readParams(pn *node, fail failFunc) error {
+// leaves the real placeholder undeclared and unconstrained. A placeholder
+// written both ways is the command's error, reported at command.
+func (t *Tool) readParams(pn, command *node, fail failFunc) error {
 	uses := t.uses()
 	if pn != nil {
 		if pn.kind != kindObject {
@@ -32,7 +33,7 @@ func (t *Tool) readParams(pn *node, fail failFunc) error {
 	for i, u := range uses {
 		name := u.name
 		if u.list && u.scalar {
-			return fail(pn, "command", "{%s...} and {%s} both appear; a parameter is either a list or a single value", name, name)
+			return fail(command, "command", "{%s...} and {%s} both appear; a parameter is either a list or a single value", name, name)
 		}
 		p := &params[i]
 		*p = Param{Name: name, Type: String, List: u.list, Required: true, Multiline: u.stdinOnly}

@@ -78,7 +78,8 @@ func realDir(p string) string {
 
 // tidyPaths sorts a set and drops what another entry already covers. It
 // works in ps, which it already sorted in place: what it keeps is never
-// ahead of what it reads.
+// ahead of what it reads. ps must be the caller's own (a slice the memo
+// shares would be rewritten for every tool that shares it).
 func tidyPaths(ps []string) []string {
 	slices.Sort(ps)
 	ps = slices.Compact(ps)
