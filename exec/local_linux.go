@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -32,6 +33,10 @@ type osState struct {
 	nofile func() *unix.Rlimit
 	// baseEnvp is the base environment as execve takes it, made once.
 	baseEnvp []*byte
+	// waiting counts the runs waiting for their child's exit, and polled
+	// those that read through the runtime's poller (see ownPollUpTo).
+	waiting atomic.Int32
+	polled  atomic.Int64
 }
 
 // init opens what runs share. The descriptor is closed once the Local is

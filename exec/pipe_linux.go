@@ -10,10 +10,12 @@ import (
 )
 
 // newPipe returns a pipe for one of a child's output streams as two raw
-// descriptors, both blocking and close-on-exec. The runner polls the read
+// descriptors, both blocking and close-on-exec. A run alone polls the read
 // end before each read, so it never blocks there, and the child's end is
 // blocking, as a child expects its stdout to be: no fcntl, no poller
-// registration, one system call.
+// registration, one system call. (A run beside others makes its read end
+// non-blocking for the runtime's poller; the child's end is another open
+// file and stays blocking.)
 func newPipe() (r, w int, err error) {
 	var p [2]int
 	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {

@@ -13,11 +13,12 @@ import (
 // before 5.3) looks whether it has exited.
 const noPidfdPoll = 10 * time.Millisecond
 
-// streams is how a run reads its child's output on Linux. The run's own
-// goroutine polls both pipes and the child's pidfd in one system call and
-// reads whichever is ready, so a run needs no reader goroutines, no poller
-// registrations and no wakeups from other threads: os/exec pays for all
-// three, and on a busy machine they cost more than the fork itself. The
+// streams is how a run reads its child's output on Linux. Alone, the run's
+// own goroutine polls both pipes and the child's pidfd in one system call
+// and reads whichever is ready, so a run needs no reader goroutines, no
+// poller registrations and no wakeups from other threads: os/exec pays for
+// all three, and one call at a time they cost more than the fork itself.
+// Beside other runs, it reads through the poller (see ownPollUpTo). The
 // pipes are read only after poll says they are ready, so they stay
 // blocking, as the child's ends must be.
 type streams struct {
@@ -31,6 +32,9 @@ type streams struct {
 	// deadline is when the timeout ends the run; the zero time once it
 	// has fired.
 	deadline time.Time
+	// polled is set when the run reads through the runtime's poller
+	// instead (see ownPollUpTo).
+	polled *polled
 }
 
 // armTimeout keeps the timeout as the deadline of the run's own poll: no
@@ -45,6 +49,13 @@ func (r *run) armTimeout(timeout time.Duration) (stop func()) {
 // reap. When the deadline passes, it starts the end of the run and goes on
 // reading while the end takes its course.
 func (r *run) awaitExit() {
+	if r.io.pidfd >= 0 {
+		waiting := r.l.os.waiting.Add(1)
+		defer r.l.os.waiting.Add(-1)
+		if (waiting > ownPollUpTo || r.l.simulate.busy) && r.awaitExitPolled() {
+			return
+		}
+	}
 	for !r.io.exited {
 		timeout := -1
 		if !r.io.deadline.IsZero() {
@@ -73,6 +84,10 @@ func (r *run) awaitExit() {
 // it gets WaitDelay; then the pipes are closed, so the call cannot be held
 // open by it.
 func (r *run) finishReading() {
+	if r.io.polled != nil {
+		r.finishPolled()
+		return
+	}
 	deadline := time.Now().Add(r.l.opts.WaitDelay)
 	r.io.exited = true // no more waiting on the pidfd
 	for r.io.fds[0] >= 0 || r.io.fds[1] >= 0 {

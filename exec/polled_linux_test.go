@@ -1,0 +1,110 @@
+//go:build linux
+
+package exec
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A run that reads through the runtime's poller (when others are waiting)
+// gives the Result a run alone gives, reading its own way: the same
+// output, exit, signal and ending, for output large and small, on either
+// stream, capped, over the cap with a kill, live, with stdin, timed out,
+// and with a leftover holding the pipe.
+func TestLocalRun_PolledReadsAsItsOwnPoll(t *testing.T) {
+	const mib = "1048576"
+	tests := []struct {
+		name string
+		cmd  Command
+		live bool
+		pids bool // stdout is the pids a leftover's helper prints
+		pipe bool // stderr names the stdin pipe, which differs from run to run
+	}{
+		{name: "nothing", cmd: helperCmd(t, "exit", "0")},
+		{name: "exit code", cmd: helperCmd(t, "exit", "7")},
+		{name: "signal", cmd: helperCmd(t, "signal", "TERM")},
+		{name: "three MiB on both streams", cmd: helperCmd(t, "flood", "both", "3145728", "lines")},
+		{name: "stderr alone", cmd: helperCmd(t, "flood", "stderr", "70000", "lines")},
+		{name: "one line of a MiB", cmd: helperCmd(t, "flood", "stdout", mib, "oneline")},
+		{name: "over the cap, drained", cmd: with(helperCmd(t, "flood", "stdout", "3145728", "lines"), func(c *Command) { c.MaxOutput = 1 << 20 })},
+		{name: "over the cap, killed", cmd: with(helperCmd(t, "flood", "stdout", "67108864", "lines"), func(c *Command) { c.MaxOutput, c.OnOverflow = 1<<20, Kill })},
+		{name: "single-byte writes, live", cmd: helperCmd(t, "drip", "50"), live: true},
+		{name: "stdin", cmd: with(helperCmd(t, "stdin"), func(c *Command) { c.Stdin = "fed\n" }), pipe: true},
+		{name: "timed out", cmd: with(Command{Path: "/bin/sleep", Argv: []string{"sleep", "10"}}, func(c *Command) { c.Timeout = 200 * time.Millisecond })},
+		{name: "a leftover in its own session holds stdout", cmd: helperCmd(t, "leave", "session"), pids: true},
+	}
+	own := NewLocal(Options{WaitDelay: 300 * time.Millisecond, Containment: ContainGroup})
+	polled := NewLocal(Options{WaitDelay: 300 * time.Millisecond, Containment: ContainGroup})
+	polled.simulate.busy = true
+	t.Cleanup(func() { own.Close(); polled.Close() })
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := polled.os.polled.Load()
+			want, _ := runCollecting(t, own, tt.cmd, tt.live)
+			got, chunks := runCollecting(t, polled, tt.cmd, tt.live)
+			if polled.os.polled.Load() != before+1 {
+				t.Fatal("the run did not read through the poller")
+			}
+			if own.os.polled.Load() != 0 {
+				t.Fatal("a run alone read through the poller")
+			}
+			if d := resultDiff(got, want, tt.pids, tt.pipe); d != "" {
+				t.Errorf("through the poller: %s", d)
+			}
+			if tt.live && chunks == 0 {
+				t.Error("no live output through the poller")
+			}
+		})
+	}
+}
+
+// runCollecting runs cmd with l, counting live chunks when live, and kills
+// any leftover the helper reports.
+func runCollecting(t *testing.T, l *Local, cmd Command, live bool) (Result, int) {
+	t.Helper()
+	var mu sync.Mutex
+	chunks := 0
+	var out func(Chunk)
+	if live {
+		out = func(Chunk) { mu.Lock(); chunks++; mu.Unlock() }
+	}
+	res := l.Run(context.Background(), cmd, out)
+	if _, gpid, err := pidsOf(res.Stdout.Data); err == nil {
+		killAndReap(gpid)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return res, chunks
+}
+
+// resultDiff says how got differs from want in what a caller sees, leaving
+// out durations and, with pids, stdout's text and, with pipe, stderr's.
+func resultDiff(got, want Result, pids, pipe bool) string {
+	switch {
+	case got.ExitCode != want.ExitCode || got.Signal != want.Signal:
+		return fmt.Sprintf("exit %d %q, want %d %q", got.ExitCode, got.Signal, want.ExitCode, want.Signal)
+	case got.TimedOut != want.TimedOut || got.Cancelled != want.Cancelled || got.OverflowKilled != want.OverflowKilled:
+		return fmt.Sprintf("timed out %v, cancelled %v, overflow killed %v; want %v, %v, %v",
+			got.TimedOut, got.Cancelled, got.OverflowKilled, want.TimedOut, want.Cancelled, want.OverflowKilled)
+	case got.Stdout.Truncated != want.Stdout.Truncated || got.Stderr.Truncated != want.Stderr.Truncated:
+		return fmt.Sprintf("truncated %v/%v, want %v/%v", got.Stdout.Truncated, got.Stderr.Truncated, want.Stdout.Truncated, want.Stderr.Truncated)
+	case !pipe && !bytes.Equal(got.Stderr.Data, want.Stderr.Data):
+		return fmt.Sprintf("stderr: %d bytes, want %d, or they differ", len(got.Stderr.Data), len(want.Stderr.Data))
+	case !pids && !bytes.Equal(got.Stdout.Data, want.Stdout.Data):
+		return fmt.Sprintf("stdout: %d bytes, want %d, or they differ", len(got.Stdout.Data), len(want.Stdout.Data))
+	case !pids && !want.OverflowKilled && got.Stdout.Bytes != want.Stdout.Bytes:
+		return fmt.Sprintf("stdout: %d bytes written, want %d", got.Stdout.Bytes, want.Stdout.Bytes)
+	}
+	return ""
+}
+
+// with is cmd changed by change.
+func with(cmd Command, change func(*Command)) Command {
+	change(&cmd)
+	return cmd
+}
