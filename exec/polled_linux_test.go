@@ -38,15 +38,21 @@ func TestLocalRun_PolledReadsAsItsOwnPoll(t *testing.T) {
 		{name: "timed out", cmd: with(Command{Path: "/bin/sleep", Argv: []string{"sleep", "10"}}, func(c *Command) { c.Timeout = 200 * time.Millisecond })},
 		{name: "a leftover in its own session holds stdout", cmd: helperCmd(t, "leave", "session"), pids: true},
 	}
-	own := NewLocal(Options{WaitDelay: 300 * time.Millisecond, Containment: ContainGroup})
-	polled := NewLocal(Options{WaitDelay: 300 * time.Millisecond, Containment: ContainGroup})
+	const waitDelay = 300 * time.Millisecond
+	own := NewLocal(Options{WaitDelay: waitDelay, Containment: ContainGroup})
+	polled := NewLocal(Options{WaitDelay: waitDelay, Containment: ContainGroup})
 	polled.simulate.busy = true
 	t.Cleanup(func() { own.Close(); polled.Close() })
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := polled.os.polled.Load()
 			want, _ := runCollecting(t, own, tt.cmd, tt.live)
+			start := time.Now()
 			got, chunks := runCollecting(t, polled, tt.cmd, tt.live)
+			// A leftover holding a pipe gets WaitDelay, no more.
+			if took, bound := time.Since(start), waitDelay+3*time.Second; tt.pids && took > bound {
+				t.Errorf("through the poller the run took %v, more than %v", took, bound)
+			}
 			if polled.os.polled.Load() != before+1 {
 				t.Fatal("the run did not read through the poller")
 			}

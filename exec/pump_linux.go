@@ -52,7 +52,8 @@ func (r *run) awaitExit() {
 	if r.io.pidfd >= 0 {
 		waiting := r.l.os.waiting.Add(1)
 		defer r.l.os.waiting.Add(-1)
-		if (waiting > ownPollUpTo || r.l.simulate.busy) && r.awaitExitPolled() {
+		busy := waiting > ownPollUpTo && waiting <= pollerUpTo
+		if (busy || r.l.simulate.busy) && r.awaitExitPolled() {
 			return
 		}
 	}
