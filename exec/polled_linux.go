@@ -38,6 +38,9 @@ type polled struct {
 	files [2]*os.File // the pipes; they own r.io.fds from here on
 	pid   *os.File    // the pidfd; it owns r.io.pidfd
 	cut   atomic.Bool // the readers are to stop (see finishPolled)
+	// done says a reader reached EOF (or an error) and closed its pipe;
+	// written before r.drained is closed, read after.
+	done [2]bool
 }
 
 // awaitExitPolled is awaitExit through the poller. It reports false, having
@@ -63,10 +66,12 @@ func (r *run) awaitExitPolled() bool {
 	left := make(chan struct{}, 2)
 	for i, cp := range []*capture{r.stdout, r.stderr} {
 		go func() {
-			drainPolled(p.files[i], cp, &p.cut)
-			// As the own poll closes a stream it is done with: a writer
-			// left then gets EPIPE, not a pipe that fills and blocks it.
-			p.files[i].Close()
+			if drainPolled(p.files[i], cp, &p.cut) {
+				// As the own poll closes a stream it is done with: a writer
+				// left then gets EPIPE, not a pipe that fills and blocks it.
+				p.files[i].Close()
+				p.done[i] = true
+			}
 			left <- struct{}{}
 		}()
 	}
@@ -87,11 +92,11 @@ func (r *run) awaitExitPolled() bool {
 	return true
 }
 
-// drainPolled reads f into cp until EOF, an error, or a read deadline set
-// by finishPolled. A pipe the poller could not take (the runtime falls back
-// to plain reads, which then fail with EAGAIN) is read by waiting in poll
-// until cut is set.
-func drainPolled(f *os.File, cp *capture, cut *atomic.Bool) {
+// drainPolled reads f into cp until EOF or an error, when it reports true,
+// or until finishPolled cuts the wait (cut, and a read deadline), when it
+// reports false. A pipe the poller could not take (the runtime falls back
+// to plain reads, which then fail with EAGAIN) is read by waiting in poll.
+func drainPolled(f *os.File, cp *capture, cut *atomic.Bool) bool {
 	var rb readBuffer
 	for !cut.Load() {
 		buf := rb.get()
@@ -100,16 +105,35 @@ func drainPolled(f *os.File, cp *capture, cut *atomic.Bool) {
 			cp.add(buf[:n])
 		}
 		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return false
 		case errors.Is(err, unix.EAGAIN):
 			if !pollReadable(f, cut) {
-				return
+				return !cut.Load()
 			}
 		case err != nil:
-			return
+			return true
 		}
 		if rb.filled(n) {
 			growPipe(int(fdOf(f)))
 		}
+	}
+	return false
+}
+
+// readReady reads into cp what f holds now, without waiting: what was
+// written before the wait for the rest was cut is kept, as the own poll
+// keeps what is ready when its wait ends.
+func readReady(f *os.File, cp *capture) {
+	fd := int(fdOf(f))
+	var rb readBuffer
+	for {
+		buf := rb.get()
+		n, err := unix.Read(fd, buf)
+		if n <= 0 || err != nil {
+			return
+		}
+		cp.add(buf[:n])
 	}
 }
 
@@ -181,6 +205,13 @@ func (r *run) finishPolled() {
 			_ = f.SetReadDeadline(time.Now())
 		}
 		<-r.drained
+		// A reader on a loaded machine may not have run since the group
+		// was gone; only the wait is cut, not what is already there.
+		for i, cp := range []*capture{r.stdout, r.stderr} {
+			if !p.done[i] {
+				readReady(p.files[i], cp)
+			}
+		}
 	}
 	for i, f := range p.files {
 		f.Close()

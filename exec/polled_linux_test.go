@@ -114,3 +114,20 @@ func with(cmd Command, change func(*Command)) Command {
 	change(&cmd)
 	return cmd
 }
+
+// When the wait for a pipe is cut (WaitDelay), what the group wrote before
+// it was gone is kept: a reader on a loaded machine may not have run since.
+// Cut at once here, the output used to lose its tail.
+func TestLocalRun_PolledKeepsWhatIsThereWhenTheWaitIsCut(t *testing.T) {
+	l := NewLocal(Options{WaitDelay: time.Nanosecond, Containment: ContainGroup})
+	l.simulate.busy = true
+	t.Cleanup(func() { l.Close() })
+	const n = 200000
+	for i := range 20 {
+		res := l.Run(context.Background(), helperCmd(t, "flood", "both", fmt.Sprint(n), "lines"), nil)
+		if len(res.Stdout.Data) != n || len(res.Stderr.Data) != n || res.Stdout.Bytes != n || res.Stderr.Bytes != n {
+			t.Fatalf("run %d: read %d and %d bytes (kept %d and %d), want %d each",
+				i, res.Stdout.Bytes, res.Stderr.Bytes, len(res.Stdout.Data), len(res.Stderr.Data), n)
+		}
+	}
+}
