@@ -25,12 +25,13 @@ import (
 const ownPollUpTo = 1
 
 // pollerUpTo is how many waiting runs the poller serves; runs past it wait
-// their own way again. With a thousand calls in flight over HTTP, reading
-// every run through the poller measured 76-83% of bare exec's calls a
-// second against 91-94% reading each its own way (the answers' goroutines
-// wait on the same poller); with this bound, 87-92%. Over stdio at a
-// thousand the poller measured 101-103% against 91%, and 100-114% bounded.
-const pollerUpTo = 64
+// their own way again. With a thousand calls in flight over HTTP, every run
+// through the poller measured 76-83% of bare exec's calls a second against
+// 91-94% each its own way (the answers' goroutines wait on the same
+// poller); up to 64 through it, 80-84% against 92%; up to 16, 92-94%
+// against 90%. Up to 16 keeps most of the gain at 64 in flight (stdio 96%,
+// against 101% up to 64 and 90-93% the own way) and all of it at 16.
+const pollerUpTo = 16
 
 // polled is a run's output read through the runtime's poller: a goroutine
 // per pipe, and the pidfd waited on where the runtime waits for sockets.
