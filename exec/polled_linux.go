@@ -28,8 +28,8 @@ const ownPollUpTo = 1
 // their own way again. With a thousand calls in flight over HTTP, every run
 // through the poller measured 76-83% of bare exec's calls a second against
 // 91-94% each its own way (the answers' goroutines wait on the same
-// poller); up to 64 through it, 80-84% against 92%; up to 16, 92-94%
-// against 90%. Up to 16 keeps most of the gain at 64 in flight (stdio 96%,
+// poller); up to 64 through it, 80-94% (median 87%) against 92%; up to
+// 16, 92-94% against 90%. Up to 16 keeps most of the gain at 64 in flight (stdio 96%,
 // against 101% up to 64 and 90-93% the own way) and all of it at 16.
 const pollerUpTo = 16
 
