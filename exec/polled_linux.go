@@ -122,19 +122,25 @@ func drainPolled(f *os.File, cp *capture, cut *atomic.Bool) bool {
 	return false
 }
 
-// readReady reads into cp what f holds now, without waiting: what was
-// written before the wait for the rest was cut is kept, as the own poll
-// keeps what is ready when its wait ends.
+// readReady reads into cp what f holds now, and no more: what was written
+// before the wait for the rest was cut is kept, as the own poll keeps what
+// is ready when its wait ends, and a leftover that goes on writing cannot
+// keep it reading.
 func readReady(f *os.File, cp *capture) {
 	fd := int(fdOf(f))
+	left, err := unix.IoctlGetInt(fd, unix.TIOCINQ) // FIONREAD: what the pipe holds
+	if err != nil {
+		return
+	}
 	var rb readBuffer
-	for {
+	for left > 0 {
 		buf := rb.get()
-		n, err := unix.Read(fd, buf)
+		n, err := unix.Read(fd, buf[:min(len(buf), left)])
 		if n <= 0 || err != nil {
 			return
 		}
 		cp.add(buf[:n])
+		left -= n
 	}
 }
 
