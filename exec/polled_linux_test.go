@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	osexec "os/exec"
 	"sync"
 	"testing"
 	"time"
@@ -130,45 +129,5 @@ func TestLocalRun_PolledKeepsWhatIsThereWhenTheWaitIsCut(t *testing.T) {
 			t.Fatalf("run %d: read %d and %d bytes (kept %d and %d), want %d each",
 				i, res.Stdout.Bytes, res.Stderr.Bytes, len(res.Stdout.Data), len(res.Stderr.Data), n)
 		}
-	}
-}
-
-// A leftover that goes on writing, out of the group's reach, cannot hold a
-// polled run open past WaitDelay by keeping its pipe full: at the cut, what
-// the pipe holds is read, and no more.
-func TestLocalRun_PolledLeftoverFloodingIsCutOff(t *testing.T) {
-	setsid, err := osexec.LookPath("setsid")
-	if err != nil {
-		t.Skip("no setsid here")
-	}
-	yes, err := osexec.LookPath("yes")
-	if err != nil {
-		t.Skip("no yes here")
-	}
-	const waitDelay = 300 * time.Millisecond
-	l := NewLocal(Options{WaitDelay: waitDelay, Containment: ContainGroup})
-	l.simulate.busy = true
-	t.Cleanup(func() { l.Close() })
-	marker := fmt.Sprintf("assent-flooding-leftover-%d", time.Now().UnixNano())
-	t.Cleanup(func() {
-		for _, pid := range markedProcesses(marker) {
-			killAndReap(pid)
-		}
-	})
-	done := make(chan Result, 1)
-	start := time.Now()
-	go func() {
-		done <- l.Run(context.Background(), Command{Path: setsid, Argv: []string{"setsid", "-f", yes, marker}}, nil)
-	}()
-	select {
-	case res := <-done:
-		if took := time.Since(start); took > waitDelay+3*time.Second {
-			t.Errorf("the run took %v, more than WaitDelay %v and slack", took, waitDelay)
-		}
-		if !bytes.Contains(res.Stdout.Data, []byte(marker)) {
-			t.Errorf("stdout %.80q does not hold the leftover's output", res.Stdout.Data)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the run was still open after 20 s: the leftover holds it")
 	}
 }
