@@ -12,25 +12,22 @@ import (
 )
 
 // A run alone waits for its child in ppoll on its own thread (see
-// streams): nothing is faster for one call. When runs wait together, a
-// thread blocked per run costs the process thread switches and wakeups
-// that the runtime's poller does not. So a run that finds more than
-// ownPollUpTo runs waiting (itself among them), and no more than
-// pollerUpTo, reads through the poller.
-// bench/load, raw stdio client, two interleaved pairs of runs: 93% and 97%
-// of bare exec's calls a second with 16 in flight and 97% and 95% with 64,
-// against 92%, 91% and 93%, 90% reading the runner's own way; through the
-// poller at one call in flight, 1.26-1.29× bare exec's latency against
-// 1.05-1.10×, which a run alone keeps.
+// streams): nothing is faster for one call (through the poller, bench/load
+// measured 1.26-1.29× bare exec's latency against 1.05-1.10×). When runs
+// wait together, a thread blocked per run costs the process thread
+// switches and wakeups that the runtime's poller does not. So a run that
+// finds more than ownPollUpTo runs waiting (itself among them), and no
+// more than pollerUpTo, reads through the poller. README.md (Performance)
+// has the measurements.
 const ownPollUpTo = 1
 
 // pollerUpTo is how many waiting runs the poller serves; runs past it wait
-// their own way again. With a thousand calls in flight over HTTP, every run
-// through the poller measured 76-83% of bare exec's calls a second against
-// 91-94% each its own way (the answers' goroutines wait on the same
-// poller); up to 64 through it, 80-94% (median 87%) against 92%; up to
-// 16, 92-94% against 90%. Up to 16 keeps most of the gain at 64 in flight (stdio 96%,
-// against 101% up to 64 and 90-93% the own way) and all of it at 16.
+// their own way again. With a thousand calls in flight over HTTP, the
+// answers' goroutines wait on the same poller: every run through it
+// measured 76-83% of bare exec's calls a second against 90-103% (median
+// 92%) each its own way, up to 64 through it 80-94%, up to 16 92-94%. Up to 16 keeps the
+// gain at 16 in flight and most of it at 64 (stdio 96% against 101% up to
+// 64 and 90-93% the own way).
 const pollerUpTo = 16
 
 // polled is a run's output read through the runtime's poller: a goroutine

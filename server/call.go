@@ -121,13 +121,13 @@ func (s *Server) encodeList(tools []mcpserver.ServerTool, taken <-chan struct{})
 // tools/list answer runs to a hundred kilobytes, and each copy of it in
 // fresh memory costs its page faults.
 func resultResponse(id json.RawMessage, result []byte) []byte {
-	const head, mid, tail = `{"jsonrpc":"2.0","id":`, `,"result":`, "}\n"
-	out := make([]byte, 0, len(head)+len(id)+len(mid)+len(result)+len(tail))
+	const head, mid = `{"jsonrpc":"2.0","id":`, `,"result":`
+	out := make([]byte, 0, len(head)+len(id)+len(mid)+len(result)+len("}\n"))
 	out = append(out, head...)
 	out = append(out, id...)
 	out = append(out, mid...)
 	out = append(out, result...)
-	return append(out, tail[0])
+	return append(out, '}')
 }
 
 // recovered turns a handler's panic into the error mcp-go's recovery gave:
