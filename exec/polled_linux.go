@@ -25,9 +25,9 @@ const ownPollUpTo = 1
 // their own way again. With a thousand calls in flight over HTTP, the
 // answers' goroutines wait on the same poller: every run through it
 // measured 76-83% of bare exec's calls a second against 90-103% (median
-// 92%) each its own way, up to 64 through it 80-94%, up to 16 92-94%. Up to 16 keeps the
-// gain at 16 in flight and most of it at 64 (stdio 96% against 101% up to
-// 64 and 90-93% the own way).
+// 92%) each its own way, up to 64 through it 80-94%, up to 16 92-94%.
+// Up to 16 keeps the gain at 16 in flight and most of it at 64 (stdio 96%
+// against 101% up to 64 and 90-93% the own way).
 const pollerUpTo = 16
 
 // polled is a run's output read through the runtime's poller: a goroutine
