@@ -102,7 +102,8 @@ func FuzzExpand(f *testing.F) {
 }
 
 // FuzzLoad checks that no tool file, however broken, panics the loader,
-// and that any tool that loads has a clean, non-empty template.
+// and that any tool that loads has a clean, non-empty template and its
+// input schema as the document's.
 func FuzzLoad(f *testing.F) {
 	f.Add("t.json", `[{"name": "a", "command": "ls {x}"}]`)
 	f.Add("t.json", `{"tools": [{"name": "a", "command": ["ls", "{x...}"], "params": {"x": {"type": "path"}}}], "rules": []}`)
@@ -137,6 +138,7 @@ func FuzzLoad(f *testing.F) {
 			if tl.ReadOnly && len(sb.Write) > 0 {
 				t.Fatalf("read-only tool %q may write %q", tl.Name, sb.Write)
 			}
+			checkSchema(t, tl)
 		}
 	})
 }

@@ -1,86 +1,151 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/assent-sh/assent/jsonenc"
 )
 
 // InputSchema returns the JSON Schema of the tool's arguments: one property
-// per parameter, required ones listed, and no other properties allowed.
-func (t *Tool) InputSchema() map[string]any {
-	props := map[string]any{}
-	required := []string{}
+// per parameter, required ones listed, and no other properties allowed. It
+// is compact JSON with every object's keys in order, as json.Marshal writes
+// a map: the bytes tools/list sends, written here without building the
+// document first (a start with 200 tools spent a megabyte and a millisecond
+// on maps that were encoded once and dropped).
+func (t *Tool) InputSchema() json.RawMessage {
+	names := make([]string, 0, len(t.Params)+1)
+	byName := make(map[string]*Param, len(t.Params))
 	for _, p := range t.Params {
-		props[p.Name] = p.schema()
-		if p.Required {
-			required = append(required, p.Name)
+		if t.system != nil && p.Name == "env" {
+			continue // the system tool's own env property stands for it
 		}
+		names = append(names, p.Name)
+		byName[p.Name] = p
 	}
 	if t.system != nil {
-		props["env"] = map[string]any{
-			"type":                 "object",
-			"description":          "Extra environment variables (" + t.system.envList() + " allowed)",
-			"additionalProperties": map[string]any{"type": "string"},
+		names = append(names, "env")
+	}
+	slices.Sort(names)
+	b := make([]byte, 0, 128+256*len(names))
+	b = append(b, `{"additionalProperties":false,"properties":{`...)
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(jsonenc.String(b, name, true), ':')
+		if p := byName[name]; p != nil {
+			b = p.appendSchema(b)
+			continue
+		}
+		b = append(b, `{"additionalProperties":{"type":"string"},"description":`...)
+		b = jsonenc.String(b, "Extra environment variables ("+t.system.envList()+" allowed)", true)
+		b = append(b, `,"type":"object"}`...)
+	}
+	b = append(b, `},"required":[`...)
+	n := 0
+	for _, p := range t.Params {
+		if p.Required && byName[p.Name] == p {
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = jsonenc.String(b, p.Name, true)
+			n++
 		}
 	}
-	return map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"required":             required,
-		"additionalProperties": false,
-	}
+	return append(b, `],"type":"object"}`...)
 }
 
-// schema is the JSON Schema of one parameter.
-func (p *Param) schema() map[string]any {
-	item := map[string]any{"type": p.jsonType()}
-	var notes []string
+// appendSchema appends the JSON Schema of one parameter, keys in order. A
+// list is an array whose items carry the value's constraints; the
+// description and the default are the list's.
+func (p *Param) appendSchema(b []byte) []byte {
+	b = append(b, '{')
+	if p.Default != nil {
+		b = appendDefault(append(b, `"default":`...), p.Default)
+		b = append(b, ',')
+	}
+	if desc := p.schemaDescription(); desc != "" {
+		b = jsonenc.String(append(b, `"description":`...), desc, true)
+		b = append(b, ',')
+	}
+	if p.List {
+		b = p.appendItem(append(b, `"items":`...))
+		return append(b, `,"type":"array"}`...)
+	}
+	return p.appendItemKeys(b)
+}
+
+// appendItem appends the schema one value of the parameter must meet.
+func (p *Param) appendItem(b []byte) []byte {
+	return p.appendItemKeys(append(b, '{'))
+}
+
+// appendItemKeys appends the keys of one value's schema after its opening
+// brace, and the closing one.
+func (p *Param) appendItemKeys(b []byte) []byte {
 	if len(p.Enum) > 0 {
-		item["enum"] = p.Enum
-	}
-	if p.Pattern != "" {
-		item["pattern"] = "^(?:" + p.Pattern + ")$"
-	}
-	if p.Min != nil {
-		item["minimum"] = *p.Min
-	}
-	if p.Max != nil {
-		item["maximum"] = *p.Max
+		b = jsonenc.Strings(append(b, `"enum":`...), p.Enum, true)
+		b = append(b, ',')
 	}
 	if p.Type == String || p.Type == Path {
-		item["maxLength"] = p.maxLength()
+		b = strconv.AppendInt(append(b, `"maxLength":`...), int64(p.maxLength()), 10)
+		b = append(b, ',')
 	}
+	if p.Max != nil {
+		b = appendDefault(append(b, `"maximum":`...), *p.Max)
+		b = append(b, ',')
+	}
+	if p.Min != nil {
+		b = appendDefault(append(b, `"minimum":`...), *p.Min)
+		b = append(b, ',')
+	}
+	if p.Pattern != "" {
+		b = jsonenc.String(append(b, `"pattern":`...), "^(?:"+p.Pattern+")$", true)
+		b = append(b, ',')
+	}
+	b = jsonenc.String(append(b, `"type":`...), p.jsonType(), true)
+	return append(b, '}')
+}
+
+// appendDefault appends a value a tool file gave (a default, a bound) as
+// json.Marshal writes it. The value was read from JSON, so it has a JSON
+// form.
+func appendDefault(b []byte, v any) []byte {
+	if out, ok := jsonenc.Value(b, v, true); ok {
+		return out
+	}
+	enc, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("config: a value read from JSON has no JSON form: %v", err))
+	}
+	return append(b, enc...)
+}
+
+// schemaDescription is the parameter's description as its schema gives
+// it, with what the schema's keywords cannot say in parentheses.
+func (p *Param) schemaDescription() string {
+	var note string
 	switch {
 	case p.Type == Path:
-		notes = append(notes, "a path inside "+strings.Join(p.roots, " or "))
+		note = "a path inside " + strings.Join(p.roots, " or ")
 	case len(p.Flags) > 0:
-		notes = append(notes, "may be one of the options "+strings.Join(p.Flags, ", ")+"; no other value may start with '-'")
+		note = "may be one of the options " + strings.Join(p.Flags, ", ") + "; no other value may start with '-'"
+	case p.Type == String && len(p.Enum) == 0 && p.Multiline:
+		note = "newlines allowed"
 	case p.Type == String && len(p.Enum) == 0:
-		if p.Multiline {
-			notes = append(notes, "newlines allowed")
-		} else {
-			notes = append(notes, "a single line")
-		}
+		note = "a single line"
 	}
-	desc := p.Description
-	if len(notes) > 0 {
-		if desc != "" {
-			desc += " "
-		}
-		desc += "(" + strings.Join(notes, "; ") + ")"
+	switch {
+	case note == "":
+		return p.Description
+	case p.Description == "":
+		return "(" + note + ")"
 	}
-	s := item
-	if p.List {
-		s = map[string]any{"type": "array", "items": item}
-	}
-	if desc != "" {
-		s["description"] = desc
-	}
-	if p.Default != nil {
-		s["default"] = p.Default
-	}
-	return s
+	return p.Description + " (" + note + ")"
 }
 
 // Summary describes a parameter's type and constraints in one line, as

@@ -59,9 +59,11 @@ func TestEncodeTools_AsMCPGoOrNotAtAll(t *testing.T) {
 	}
 }
 
-// TestMCPTool_SchemaIsAsJSONMarshalWritesIt holds the hand-written input
-// schemas to json.Marshal's, for the default pack and for parameters of
-// every type, with defaults and bounds of every kind of number.
+// TestMCPTool_SchemaIsAsJSONMarshalWritesIt holds each tool's input schema,
+// for the default pack and for parameters of every type, with defaults and
+// bounds of every kind of number, to what json.Marshal makes of it: the
+// same bytes, so encodeTools may copy it as mcp-go's encoding would.
+// (config holds the schema to the document it describes.)
 func TestMCPTool_SchemaIsAsJSONMarshalWritesIt(t *testing.T) {
 	f := newFixture(t, nil)
 	var tools []*config.Tool

@@ -6,7 +6,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/assent-sh/assent/config"
-	"github.com/assent-sh/assent/jsonenc"
 )
 
 // outputSchema is every tool's result: the system_command seed's result
@@ -35,21 +34,10 @@ const outputSchema = `{"type":"object","properties":{` +
 // always true: assent runs programs it cannot see into, and read_only says
 // nothing about whether one reaches the network.
 func mcpTool(t *config.Tool) mcp.Tool {
-	// jsonenc writes what InputSchema holds as json.Marshal would, without
-	// reflection (BenchmarkNew200, 200 tools: 5.2-5.8 ms to 4.5-5.4 ms).
-	schema, ok := jsonenc.Value(nil, t.InputSchema(), true)
-	if !ok {
-		var err error
-		if schema, err = json.Marshal(t.InputSchema()); err != nil {
-			// InputSchema holds only strings, numbers, bools, maps and
-			// slices of them; marshalling cannot fail.
-			panic("server: input schema of tool " + t.Name + ": " + err.Error())
-		}
-	}
 	return mcp.Tool{
 		Name:            t.Name,
 		Description:     config.PlainDescription(t.Description),
-		RawInputSchema:  schema,
+		RawInputSchema:  t.InputSchema(),
 		RawOutputSchema: json.RawMessage(outputSchema),
 		Annotations: mcp.ToolAnnotation{
 			Title:           t.Name,

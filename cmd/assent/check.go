@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -126,8 +125,7 @@ func printCheck(w io.Writer, cfg *config.Config) {
 		for _, p := range t.Params {
 			fmt.Fprintf(w, "  {%s}  %s\n", p.Name, p.Summary())
 		}
-		schema, _ := json.Marshal(t.InputSchema())
-		fmt.Fprintf(w, "  schema:  %s\n", schema)
+		fmt.Fprintf(w, "  schema:  %s\n", t.InputSchema())
 	}
 	if len(cfg.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings:\n")

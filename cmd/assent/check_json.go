@@ -11,19 +11,19 @@ import (
 
 // checkTool is one tool in `check --json` output.
 type checkTool struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	Program     string         `json:"program"`
-	Template    []string       `json:"template"`
-	ReadOnly    bool           `json:"read_only"`
-	Shell       bool           `json:"shell"`
-	ShellReason string         `json:"shell_reason,omitempty"`
-	Sandbox     *exec.Sandbox  `json:"sandbox"`
-	TimeoutMs   int64          `json:"timeout_ms"`
-	MaxOutput   int64          `json:"max_output"`
-	Params      []checkParam   `json:"params"`
-	Schema      map[string]any `json:"input_schema"`
-	Where       string         `json:"where"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Program     string          `json:"program"`
+	Template    []string        `json:"template"`
+	ReadOnly    bool            `json:"read_only"`
+	Shell       bool            `json:"shell"`
+	ShellReason string          `json:"shell_reason,omitempty"`
+	Sandbox     *exec.Sandbox   `json:"sandbox"`
+	TimeoutMs   int64           `json:"timeout_ms"`
+	MaxOutput   int64           `json:"max_output"`
+	Params      []checkParam    `json:"params"`
+	Schema      json.RawMessage `json:"input_schema"`
+	Where       string          `json:"where"`
 }
 
 type checkParam struct {
