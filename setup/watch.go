@@ -3,6 +3,7 @@ package setup
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -50,9 +51,33 @@ func (r *Reloader) Watch(ctx context.Context, debounce time.Duration) (<-chan Ch
 			return nil, fmt.Errorf("watching %s: %w", d, err)
 		}
 	}
+	// A file changed after the load began and before its directory was
+	// watched sent no event: look once. (A set-up is often watched a few
+	// milliseconds after it loaded, while the client is already served.)
+	look := set.changedSince(current.Began.Add(-stampLag))
 	out := make(chan Change)
-	go r.watchLoop(ctx, w, set, applied, debounce, out)
+	go r.watchLoop(ctx, w, set, applied, debounce, look, out)
 	return out, nil
+}
+
+// stampLag is how far behind the clock a file's modification time may be:
+// the kernel stamps files from a clock that advances once a scheduler
+// tick (1 to 10 ms), so a file written just after a load began can carry
+// a time just before it.
+const stampLag = 20 * time.Millisecond
+
+// changedSince reports whether a file the set names has been modified
+// since t, or cannot be looked at now (removed, or being replaced). A
+// program replaced by rename keeps the old modification time of its
+// package and is not seen here; exec refuses its calls until a reload.
+func (s watchSet) changedSince(t time.Time) bool {
+	for name := range s.names {
+		fi, err := os.Stat(name)
+		if err != nil || !fi.ModTime().Before(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // watchSet is what the watcher looks at for one set-up in force.
@@ -112,11 +137,14 @@ func (s watchSet) counts(name string) bool {
 
 // watchLoop runs the watch until ctx ends. It alone reads and changes set.
 func (r *Reloader) watchLoop(ctx context.Context, w *fsnotify.Watcher, set watchSet, applied <-chan struct{},
-	debounce time.Duration, out chan<- Change) {
+	debounce time.Duration, look bool, out chan<- Change) {
 	defer close(out)
 	defer w.Close()
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	if look {
+		timer.Reset(debounce)
+	}
 	defer timer.Stop()
 	failed := false // the last Change sent was an error
 	for {

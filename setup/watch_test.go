@@ -84,6 +84,32 @@ func TestWatch_ChangeIsShownThenApplied(t *testing.T) {
 	}
 }
 
+// TestWatch_SeesAChangeMadeBeforeItBegan: a file saved after the set-up
+// in force loaded, but before the watch began, is reported as soon as the
+// watch begins. (assent serves the client while the watch starts.)
+func TestWatch_SeesAChangeMadeBeforeItBegan(t *testing.T) {
+	work, state := dirs(t)
+	file := filepath.Join(state, "tools.json")
+	writeFile(t, file, testTools)
+	l, first := mustLoad(t, Options{Tools: []string{file}, Remembered: filepath.Join(state, "remembered.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
+	writeFile(t, file, withNewTool)
+	r := NewReloader(l, first, func(Loaded) {})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changes, err := r.Watch(ctx, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case ch := <-changes:
+		if ch.Err != nil || !strings.Contains(strings.Join(ch.Summary, "\n"), "+ tool fresh") {
+			t.Fatalf("change %q (err %v)", ch.Summary, ch.Err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the change made before the watch began was not reported")
+	}
+}
+
 func TestWatch_InvalidFileKeepsTheOldSet(t *testing.T) {
 	w := newWatched(t)
 	writeFile(t, w.file, `[{"name": "x", "command": "ls | sh"}]`)
