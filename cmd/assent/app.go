@@ -86,6 +86,8 @@ type app struct {
 	journal  *journal.Journal
 	queue    *queue.Queue
 	server   *server.Server
+	// probed is closed once the runner's probe of the sandbox is logged.
+	probed chan struct{}
 }
 
 // newApp loads everything and opens the journal. Every problem found at
@@ -141,11 +143,13 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 	runner := exec.NewLocal(exec.Options{MaxTimeout: runnerMaxTimeout, NewSession: o.ownTerminal, Sandbox: mode})
 	a.runner = runner
 	// The probe starts a child to see what the kernel confines; it runs
-	// while the queue and the server are built.
-	probed := make(chan exec.Support, 1)
-	go func() { probed <- runner.Probe() }()
-	defer func() {
-		support := <-probed
+	// while the queue and the server are built and the client is served
+	// (a sandboxed call waits for it in the runner), and close waits for
+	// its line in the log.
+	a.probed = make(chan struct{})
+	go func() {
+		defer close(a.probed)
+		support := runner.Probe()
 		a.log.Info("calls run "+support.String(), "sandbox", string(support.Mode))
 	}()
 	a.queue, err = queue.New(queue.Options{Policy: loaded.Policy, Runner: runner, Journal: a.journal,
@@ -172,5 +176,6 @@ func (a *app) close(reason string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	qerr := a.queue.Close(ctx, reason)
+	<-a.probed
 	return errors.Join(qerr, a.journal.Close(), a.runner.Close())
 }

@@ -21,13 +21,18 @@ func (a *app) watch(ctx context.Context) <-chan setup.Change {
 }
 
 // followHeadless reports changes to the files, applying them with
-// --watch, until the returned stop, which waits for it to end.
+// --watch, until the returned stop, which waits for it to end. The watch
+// starts beside the serving: watching a program's directory costs the
+// kernel a walk of its entries (half a millisecond for /usr/bin), and a
+// file changed meanwhile is looked at once the watch has begun.
 func (a *app) followHeadless(ctx context.Context) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	if changes := a.watch(ctx); changes != nil {
-		wg.Go(func() { followChanges(changes, a.opts.watch, a.log) })
-	}
+	wg.Go(func() {
+		if changes := a.watch(ctx); changes != nil {
+			followChanges(changes, a.opts.watch, a.log)
+		}
+	})
 	return func() {
 		cancel()
 		wg.Wait()
