@@ -25,7 +25,7 @@ var durations = regexp.MustCompile(`"durationMs":\d+|· [^\]]*\]`)
 func TestCallTool_AnswersAsMCPGo(t *testing.T) {
 	f := newFixture(t, nil)
 	f.Runner.Expect("uname", "s").Stdout("Linux\n").Repeat = true
-	ctx := f.s.mcp.WithContext(context.Background(), newLineSession("direct"))
+	ctx := f.s.MCP().WithContext(context.Background(), newLineSession("direct", f.s.registered))
 	answer := func(line string) (direct, viaMCP string, ok bool) {
 		m := parseMessage([]byte(line))
 		d, ok := f.s.callTool(ctx, m, true)
@@ -43,7 +43,7 @@ func TestCallTool_AnswersAsMCPGo(t *testing.T) {
 	}
 	// A tool whose handler panics, on both paths.
 	boom := recovered("boom", func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { panic("boom") })
-	f.s.mcp.AddTool(mcp.NewTool("boom"), boom)
+	f.s.MCP().AddTool(mcp.NewTool("boom"), boom)
 	set := *f.s.tools.Load()
 	set.handlers = maps.Clone(set.handlers)
 	set.handlers["boom"] = boom
@@ -146,7 +146,7 @@ func TestHTTP_DirectCallAnswersAsMCPGo(t *testing.T) {
 	sid := x.initialize()
 	line := `{"jsonrpc":"2.0","id":1.0,"method":"tools/call","params":{"name":"look","arguments":{"what_thing":"s"}}}`
 	status, h, body := x.do(http.MethodPost, sid, line, map[string]string{"MCP-Protocol-Version": "2025-11-25"})
-	ctx := f.s.mcp.WithContext(context.Background(), newLineSession("direct"))
+	ctx := f.s.MCP().WithContext(context.Background(), newLineSession("direct", f.s.registered))
 	want, err := json.Marshal(f.s.mcp.HandleMessage(ctx, []byte(line)))
 	if err != nil {
 		t.Fatal(err)

@@ -62,7 +62,7 @@ type inflight struct {
 // A Read already blocked on in returns only when in is closed (for stdin,
 // the process exits first); what it reads then is dropped.
 func (s *Server) serveLines(ctx context.Context, sessionID string, in io.Reader, out io.Writer) error {
-	c := &lineConn{s: s, sess: newLineSession(sessionID), in: bufio.NewReaderSize(in, 64<<10),
+	c := &lineConn{s: s, sess: newLineSession(sessionID, s.registered), in: bufio.NewReaderSize(in, 64<<10),
 		out: out, inflight: map[string]*inflight{},
 		waiting: waitingIn(in), turn: make(chan struct{}), ended: make(chan struct{}), quit: make(chan struct{})}
 	if err := s.mcp.RegisterSession(ctx, c.sess); err != nil {
@@ -163,6 +163,7 @@ func (c *lineConn) serve(f *inflight, m message, line []byte) {
 		resp, ok = c.s.listTools(m)
 	}
 	if !ok {
+		<-c.s.registered // mcp-go holds the tools
 		resp = c.encode(c.s.mcp.HandleMessage(f.ctx, line))
 	}
 	c.mu.Lock()

@@ -66,6 +66,10 @@ type Server struct {
 
 	mu    sync.Mutex // serializes replacing the tool set
 	tools atomic.Pointer[toolSet]
+	// registered is closed once mcp-go holds the first tool set, which it
+	// takes while the server already serves (see New). Whatever mcp-go
+	// answers with the tools waits for it.
+	registered chan struct{}
 }
 
 // toolSet is the config whose tools are offered, each tool's handler and
@@ -106,7 +110,7 @@ func New(cfg *config.Config, opts Options) (*Server, error) {
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = DefaultHeartbeat
 	}
-	s := &Server{opts: opts, q: opts.Queue, log: opts.Logger, handOnAfter: handOnAfter}
+	s := &Server{opts: opts, q: opts.Queue, log: opts.Logger, handOnAfter: handOnAfter, registered: make(chan struct{})}
 	// callTool and listTools answer beside mcp-go's dispatch, and are
 	// exact only while no option here acts on tools/call or tools/list
 	// (hooks, middleware, schema validation, tool filters, session tools,
@@ -114,7 +118,20 @@ func New(cfg *config.Config, opts Options) (*Server, error) {
 	s.mcp = mcpserver.NewMCPServer(opts.Name, opts.Version,
 		mcpserver.WithToolCapabilities(true),
 		mcpserver.WithInstructions(instructions))
-	s.SetTools(cfg)
+	// mcp-go takes the first set on another core while the client
+	// connects (it re-encodes every schema: 1.5 ms of a start with 200
+	// tools). initialize, tools/list and tools/call are answered without
+	// it; the rest of mcp-go's dispatch waits for it, and a line session
+	// counts as initialized for mcp-go's notifications only once it is
+	// done, so the tools/list_changed mcp-go sends as it takes the set
+	// reaches nobody.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	register := s.offerLocked(cfg)
+	go func() {
+		defer close(s.registered)
+		register()
+	}()
 	return s, nil
 }
 
@@ -124,10 +141,14 @@ func New(cfg *config.Config, opts Options) (*Server, error) {
 func (s *Server) SetTools(cfg *config.Config) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.setToolsLocked(cfg)
+	register := s.offerLocked(cfg)
+	<-s.registered // mcp-go takes the sets in order
+	register()
 }
 
-func (s *Server) setToolsLocked(cfg *config.Config) {
+// offerLocked offers cfg's tools, and returns the function that hands
+// them to mcp-go, which announces them (tools/list_changed).
+func (s *Server) offerLocked(cfg *config.Config) (register func()) {
 	tools := make([]mcpserver.ServerTool, 0, len(cfg.Tools))
 	set := &toolSet{cfg: cfg, handlers: make(map[string]mcpserver.ToolHandlerFunc, len(cfg.Tools))}
 	for _, t := range cfg.Tools {
@@ -145,8 +166,10 @@ func (s *Server) setToolsLocked(cfg *config.Config) {
 	// so a client that lists the tools as soon as it hears is answered
 	// from it.
 	s.tools.Store(set)
-	defer close(taken)
-	s.mcp.SetTools(tools...)
+	return func() {
+		defer close(taken)
+		s.mcp.SetTools(tools...)
+	}
 }
 
 // Config returns the config whose tools are offered now.
@@ -154,4 +177,7 @@ func (s *Server) Config() *config.Config { return s.tools.Load().cfg }
 
 // MCP returns the underlying mcp-go server, for transports this package
 // does not wrap (an in-process client in tests or a relay).
-func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
+func (s *Server) MCP() *mcpserver.MCPServer {
+	<-s.registered
+	return s.mcp
+}

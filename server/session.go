@@ -21,6 +21,8 @@ type lineSession struct {
 	id    string
 	notes chan mcp.JSONRPCNotification
 	ready atomic.Bool
+	// registered is closed once mcp-go holds the server's first tool set.
+	registered <-chan struct{}
 
 	mu   sync.Mutex
 	info mcp.Implementation
@@ -32,8 +34,8 @@ var (
 	_ mcpserver.SessionWithClientInfo = (*lineSession)(nil)
 )
 
-func newLineSession(id string) *lineSession {
-	return &lineSession{id: id, notes: make(chan mcp.JSONRPCNotification, notesBuffer)}
+func newLineSession(id string, registered <-chan struct{}) *lineSession {
+	return &lineSession{id: id, notes: make(chan mcp.JSONRPCNotification, notesBuffer), registered: registered}
 }
 
 // SessionID is the session's id, as the journal records it.
@@ -46,8 +48,20 @@ func (s *lineSession) NotificationChannel() chan<- mcp.JSONRPCNotification { ret
 func (s *lineSession) Initialize() { s.ready.Store(true) }
 
 // Initialized reports whether the client has initialized (or, in the
-// 2026-07-28 era, sent a request).
-func (s *lineSession) Initialized() bool { return s.ready.Load() }
+// 2026-07-28 era, sent a request), once mcp-go holds the server's first
+// tool set: the tools/list_changed mcp-go sends as it takes that set is not
+// for a client that was given the set in its first tools/list.
+func (s *lineSession) Initialized() bool {
+	if !s.ready.Load() {
+		return false
+	}
+	select {
+	case <-s.registered:
+		return true
+	default:
+		return false
+	}
+}
 
 // GetClientInfo returns what the client said it is.
 func (s *lineSession) GetClientInfo() mcp.Implementation {
