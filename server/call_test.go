@@ -29,7 +29,7 @@ func TestCallTool_AnswersAsMCPGo(t *testing.T) {
 	answer := func(line string) (direct, viaMCP string, ok bool) {
 		m := parseMessage([]byte(line))
 		d, ok := f.s.callTool(ctx, m, true)
-		v, err := json.Marshal(f.s.mcp.HandleMessage(ctx, []byte(line)))
+		v, err := json.Marshal(f.s.MCP().HandleMessage(ctx, []byte(line)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func TestListTools_AnswersAsMCPGo(t *testing.T) {
 				if ok != tc.direct {
 					t.Fatalf("served directly: %v, want %v", ok, tc.direct)
 				}
-				viaMCP, err := json.Marshal(f.s.mcp.HandleMessage(ctx, []byte(tc.line)))
+				viaMCP, err := json.Marshal(f.s.MCP().HandleMessage(ctx, []byte(tc.line)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -147,7 +147,7 @@ func TestHTTP_DirectCallAnswersAsMCPGo(t *testing.T) {
 	line := `{"jsonrpc":"2.0","id":1.0,"method":"tools/call","params":{"name":"look","arguments":{"what_thing":"s"}}}`
 	status, h, body := x.do(http.MethodPost, sid, line, map[string]string{"MCP-Protocol-Version": "2025-11-25"})
 	ctx := f.s.MCP().WithContext(context.Background(), newLineSession("direct", f.s.registered))
-	want, err := json.Marshal(f.s.mcp.HandleMessage(ctx, []byte(line)))
+	want, err := json.Marshal(f.s.MCP().HandleMessage(ctx, []byte(line)))
 	if err != nil {
 		t.Fatal(err)
 	}

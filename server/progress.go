@@ -75,6 +75,14 @@ func (p *progress) watch(ev queue.Event) {
 
 func (p *progress) run() {
 	defer close(p.exited)
+	// mcp-go sends a line session nothing until it holds the first tool
+	// set (lineSession.Initialized); a call made before then has its
+	// first message sent once it does.
+	select {
+	case <-p.s.registered:
+	case <-p.done:
+		return
+	}
 	due := time.NewTimer(p.s.opts.ProgressInterval)
 	defer due.Stop()
 	last := time.Now() // when the last message went out, or the call began

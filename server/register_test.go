@@ -12,98 +12,125 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/queue/queuetest"
 	"github.com/assent-sh/assent/server/servertest"
 )
 
-// A client that starts at once meets a server whose mcp-go is still
-// taking the first tool set. It is answered as by one that has it: the
-// tools/list of either era and mcp-go's other methods give the whole set,
-// and the tools/list_changed mcp-go sends as it takes the set is not sent
-// to the client, which was given the set already.
-func TestNew_ServesBeforeMCPGoHoldsTheTools(t *testing.T) {
-	const tools = 1000
-	qf := queuetest.New(t, queuetest.Options{Tools: servertest.ManyTools(tools)})
+// early is a server whose mcp-go is held while it announces the first
+// tool set, served over stdio to a client that writes raw lines.
+type early struct {
+	t       *testing.T
+	qf      *queuetest.Fixture
+	s       *Server
+	hold    *holding
+	release func()
+	out     io.Writer
+	lines   chan string
+}
+
+// newEarly builds the server on tools and connects a raw client. mcp-go
+// announces the set it took to every session it has; a holding session,
+// registered at once, holds it inside SetTools until release.
+func newEarly(t *testing.T, tools string, opts Options) *early {
+	e := &early{t: t, qf: queuetest.New(t, queuetest.Options{Tools: tools}), lines: make(chan string, 100)}
+	opts.Queue = e.qf.Queue
+	var err error
+	if e.s, err = New(e.qf.Config(), opts); err != nil {
+		t.Fatal(err)
+	}
+	e.hold = &holding{asked: make(chan struct{}), release: make(chan struct{})}
+	if err := e.s.mcp.RegisterSession(context.Background(), e.hold); err != nil {
+		t.Fatal(err)
+	}
+	e.release = sync.OnceFunc(func() { close(e.hold.release) })
 	serverIn, clientOut := io.Pipe()
 	clientIn, serverOut := io.Pipe()
-	s, err := New(qf.Config(), Options{Queue: qf.Queue})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// mcp-go announces the set it took to every session it has: this one
-	// holds it there until the client below has been answered.
-	hold := &holding{asked: make(chan struct{}), release: make(chan struct{})}
-	if err := s.mcp.RegisterSession(context.Background(), hold); err != nil {
-		t.Fatal(err)
-	}
-	defer s.mcp.UnregisterSession(context.Background(), hold.SessionID())
-	release := sync.OnceFunc(func() { close(hold.release) })
+	e.out = clientOut
 	served := make(chan error, 1)
-	go func() { served <- s.ServeStdio(context.Background(), serverIn, serverOut); serverOut.Close() }()
-	defer func() {
-		release()
-		clientOut.Close()
-		clientIn.Close()
-		<-served
-	}()
-	modern := `,"params":{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"2026-07-28","` + mcp.MetaKeyClientCapabilities + `":{}}}`
-	go io.WriteString(clientOut, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"quick","version":"1"}}}
-{"jsonrpc":"2.0","method":"notifications/initialized"}
-{"jsonrpc":"2.0","id":1,"method":"tools/list"}
-{"jsonrpc":"2.0","id":2,"method":"ping"}
-{"jsonrpc":"2.0","id":3,"method":"tools/list"`+modern+`}
-`)
-	lines := make(chan string)
+	go func() { served <- e.s.ServeStdio(context.Background(), serverIn, serverOut); serverOut.Close() }()
 	go func() {
 		sc := bufio.NewScanner(clientIn)
 		sc.Buffer(nil, 64<<20)
 		for sc.Scan() {
-			lines <- sc.Text()
+			e.lines <- sc.Text()
 		}
-		close(lines)
+		close(e.lines)
 	}()
-	got := map[string]map[string]json.RawMessage{}
-	read := func() map[string]json.RawMessage {
-		t.Helper()
-		select {
-		case l, ok := <-lines:
-			var m map[string]json.RawMessage
-			if !ok || json.Unmarshal([]byte(l), &m) != nil {
-				t.Fatalf("read %q (open %v)", l, ok)
-			}
-			return m
-		case <-time.After(10 * time.Second):
-			ids := []string{}
-			for id := range got {
-				ids = append(ids, id)
-			}
-			t.Fatalf("no answer; have %v", ids)
+	t.Cleanup(func() {
+		e.release()
+		e.s.mcp.UnregisterSession(context.Background(), e.hold.SessionID())
+		clientOut.Close()
+		clientIn.Close()
+		<-served
+	})
+	return e
+}
+
+// send writes lines for the server to read.
+func (e *early) send(lines string) { go io.WriteString(e.out, lines) }
+
+// read is the next message the server wrote.
+func (e *early) read() map[string]json.RawMessage {
+	e.t.Helper()
+	select {
+	case l, ok := <-e.lines:
+		var m map[string]json.RawMessage
+		if !ok || json.Unmarshal([]byte(l), &m) != nil {
+			e.t.Fatalf("read %q (open %v)", l, ok)
 		}
-		return nil
+		return m
+	case <-time.After(10 * time.Second):
+		e.t.Fatal("no message from the server")
 	}
-	if m := read(); string(m["id"]) != "0" {
-		t.Fatalf("first answer %v, want initialize's", m)
-	}
-	// initialize and the tools/list of the initialize era are answered
-	// while mcp-go is still held.
-	if m := read(); string(m["id"]) != "1" {
-		t.Fatalf("second answer %v, want tools/list's", m)
-	} else {
-		got["1"] = m
+	return nil
+}
+
+// held waits until mcp-go is held, announcing the tools it took.
+func (e *early) held() {
+	e.t.Helper()
+	select {
+	case <-e.hold.asked:
+	case <-time.After(10 * time.Second):
+		e.t.Fatal("mcp-go never announced the tools")
 	}
 	select {
-	case <-s.registered:
-		t.Fatal("mcp-go holds the tools already: it took them before the session that holds it was registered")
+	case <-e.s.registered:
+		e.t.Fatal("mcp-go holds the tools already: it took them before the session that holds it was registered")
 	default:
 	}
-	select {
-	case <-hold.asked:
-	case <-time.After(10 * time.Second):
-		t.Fatal("mcp-go never announced the tools")
+}
+
+const initializeLines = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"quick","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+`
+
+// A client that starts at once meets a server whose mcp-go is still
+// taking the first tool set. initialize and the tools/list of the
+// initialize era are answered meanwhile; ping and the 2026-07-28
+// tools/list after it, with the whole set; and the tools/list_changed
+// mcp-go sends as it takes the set does not reach the client, which was
+// given the set already.
+func TestNew_ServesBeforeMCPGoHoldsTheTools(t *testing.T) {
+	const tools = 1000
+	e := newEarly(t, servertest.ManyTools(tools), Options{})
+	modern := `,"params":{"_meta":{"` + mcp.MetaKeyProtocolVersion + `":"2026-07-28","` + mcp.MetaKeyClientCapabilities + `":{}}}`
+	e.send(initializeLines + `{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":2,"method":"ping"}
+{"jsonrpc":"2.0","id":3,"method":"tools/list"` + modern + `}
+`)
+	got := map[string]map[string]json.RawMessage{}
+	for _, id := range []string{"0", "1"} {
+		m := e.read()
+		if string(m["id"]) != id {
+			t.Fatalf("answer %s, want request %s's", m["id"], id)
+		}
+		got[id] = m
 	}
-	release()
+	e.held()
+	e.release()
 	for range 2 {
-		m := read()
+		m := e.read()
 		if _, ok := m["id"]; !ok {
 			t.Fatalf("notification %s", m["method"])
 		}
@@ -118,14 +145,48 @@ func TestNew_ServesBeforeMCPGoHoldsTheTools(t *testing.T) {
 	if _, ok := got["2"]["result"]; !ok {
 		t.Fatalf("ping: %s", got["2"])
 	}
-	<-s.registered
+	<-e.s.registered
 	select {
-	case l := <-lines:
-		if strings.Contains(l, string(mcp.MethodNotificationToolsListChanged)) {
-			t.Fatalf("the client was told the tools changed: %s", l)
-		}
+	case l := <-e.lines:
 		t.Fatalf("unexpected message %s", l)
 	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// A call that waits for an operator while mcp-go still takes the first
+// tool set is still told, by progress, that it waits: mcp-go sends a line
+// session nothing until it holds the set, and the first message was lost.
+func TestNew_ProgressOfAnEarlyCall(t *testing.T) {
+	tools := strings.Replace(testTools, `"tools": [`, `"tools": [`+strings.TrimSuffix(strings.TrimPrefix(servertest.ManyTools(50), `{"tools": [`), "]}")+",", 1)
+	e := newEarly(t, tools, Options{ProgressInterval: 20 * time.Millisecond, Heartbeat: time.Hour})
+	e.send(initializeLines + `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"change","arguments":{"file":"f"},"_meta":{"progressToken":"tok"}}}
+`)
+	if m := e.read(); string(m["id"]) != "0" {
+		t.Fatalf("answer %s, want initialize's", m["id"])
+	}
+	e.held()
+	var id queue.ID
+	servertest.WaitFor(t, "the call to wait for an operator", func() bool {
+		for _, c := range e.qf.Queue.Snapshot().Calls {
+			if c.Status == queue.Pending {
+				id = c.ID
+				return true
+			}
+		}
+		return false
+	})
+	time.Sleep(50 * time.Millisecond) // past the progress interval
+	e.release()
+	<-e.s.registered
+	m := e.read()
+	if string(m["method"]) != `"`+string(mcp.MethodNotificationProgress)+`"` || !strings.Contains(string(m["params"]), "waiting for an operator") {
+		t.Fatalf("first message after the call began: %s %s, want progress saying it waits", m["method"], m["params"])
+	}
+	if err := e.qf.Queue.Deny(id, "no"); err != nil {
+		t.Fatal(err)
+	}
+	if m := e.read(); string(m["id"]) != "1" {
+		t.Fatalf("answer %s, want the call's", m["id"])
 	}
 }
 
