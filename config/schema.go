@@ -73,20 +73,15 @@ func (p *Param) appendSchema(b []byte) []byte {
 		b = append(b, ',')
 	}
 	if p.List {
-		b = p.appendItem(append(b, `"items":`...))
+		b = p.appendValueSchema(append(b, `"items":{`...))
 		return append(b, `,"type":"array"}`...)
 	}
-	return p.appendItemKeys(b)
+	return p.appendValueSchema(b)
 }
 
-// appendItem appends the schema one value of the parameter must meet.
-func (p *Param) appendItem(b []byte) []byte {
-	return p.appendItemKeys(append(b, '{'))
-}
-
-// appendItemKeys appends the keys of one value's schema after its opening
-// brace, and the closing one.
-func (p *Param) appendItemKeys(b []byte) []byte {
+// appendValueSchema appends the keys of the schema one value of the
+// parameter must meet, after its opening brace, and the closing one.
+func (p *Param) appendValueSchema(b []byte) []byte {
 	if len(p.Enum) > 0 {
 		b = jsonenc.Strings(append(b, `"enum":`...), p.Enum, true)
 		b = append(b, ',')
