@@ -6,9 +6,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // A run that reads through the runtime's poller (when others are waiting)
@@ -130,4 +133,60 @@ func TestLocalRun_PolledKeepsWhatIsThereWhenTheWaitIsCut(t *testing.T) {
 				i, res.Stdout.Bytes, res.Stderr.Bytes, len(res.Stdout.Data), len(res.Stderr.Data), n)
 		}
 	}
+}
+
+// At the cut, readReady reads what the pipe holds when it begins, and no
+// more: a leftover writing on as it reads cannot keep it reading. Here the
+// leftover's write comes from the reading goroutine itself, as the capture
+// first passes its cap, so that it falls between two of readReady's reads
+// every time.
+func TestReadReady_ReadsWhatThePipeHeldAndNoMore(t *testing.T) {
+	const (
+		held  = 16 << 10 // in the pipe at the cut
+		later = 8 << 10  // written while readReady reads
+		limit = 4 << 10  // passed on readReady's second read
+	)
+	f, w := polledPipe(t)
+	block := floodBlock(false)
+	if n, err := unix.Write(w, block[:held]); n != held || err != nil {
+		t.Fatalf("filling the pipe: %d, %v", n, err)
+	}
+	wrote := false
+	cp := newCapture(Stdout, limit, nil, func() {
+		if n, err := unix.Write(w, block[held:held+later]); n != later || err != nil {
+			t.Errorf("writing during the read: %d, %v", n, err)
+		}
+		wrote = true
+	})
+	readReady(f, cp)
+	if !wrote {
+		t.Fatal("the capture never passed its cap: nothing was written during the read")
+	}
+	out := cp.output()
+	if out.Bytes != held {
+		t.Errorf("read %d bytes, want the %d the pipe held when the read began", out.Bytes, held)
+	}
+	if !bytes.Equal(out.Data, block[:limit]) || !out.Truncated {
+		t.Errorf("kept %d bytes (truncated %v), want the first %d, truncated", len(out.Data), out.Truncated, limit)
+	}
+	if left, err := unix.IoctlGetInt(int(fdOf(f)), unix.TIOCINQ); left != later || err != nil {
+		t.Errorf("the pipe holds %d bytes after the read (%v), want the %d written during it", left, err, later)
+	}
+}
+
+// polledPipe returns the read end of a new pipe as awaitExitPolled makes
+// it, non-blocking and the runtime poller's, and the raw write end; both
+// are closed when the test ends.
+func polledPipe(t *testing.T) (*os.File, int) {
+	t.Helper()
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC|unix.O_NONBLOCK); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.SetNonblock(p[1], false); err != nil {
+		t.Fatal(err)
+	}
+	f := os.NewFile(uintptr(p[0]), "")
+	t.Cleanup(func() { f.Close(); unix.Close(p[1]) })
+	return f, p[1]
 }
