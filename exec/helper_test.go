@@ -174,6 +174,11 @@ func runHelper(mode string, args []string) int {
 		}
 	case "middle": // start a marked holder in a group of its own, and exit: the second fork of a double fork
 		startMarked(false, args[0])
+	case "leave-spewing": // print a line, leave a spewer marked args[0] in its own session on stdout, say its pid on stderr, and exit
+		os.Stdout.WriteString("leader\n")
+		fmt.Fprintf(os.Stderr, "%d\n", startSpewer(args[0]))
+	case "spew": // write floodBlock's lines to stdout, over and over, until it cannot
+		return spew()
 	default:
 		fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
 		return 2
@@ -198,6 +203,41 @@ func startHold(ownSession bool) int {
 		os.Exit(2)
 	}
 	return c.Process.Pid
+}
+
+// startSpewer starts a "spew" process marked with marker on this
+// process's stdout, in a session of its own, and returns its pid, or exits
+// on failure.
+func startSpewer(marker string) int {
+	exe, err := os.Executable()
+	if err == nil {
+		c := osexec.Command(exe, marker)
+		c.Env = helperEnviron("spew")
+		c.Stdout = os.Stdout
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err = c.Start(); err == nil {
+			return c.Process.Pid
+		}
+	}
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(2)
+	return 0
+}
+
+// spew writes floodBlock's lines to stdout, over and over, until it
+// cannot: until the pipe's read end is closed.
+func spew() int {
+	block := floodBlock(false)
+	for off := 0; ; {
+		n, err := rawWrite(os.Stdout, block[off:])
+		switch {
+		case err == syscall.EINTR:
+		case err != nil:
+			return 0
+		default:
+			off = (off + n) % len(block)
+		}
+	}
 }
 
 // flood writes args[1] bytes to args[0] ("stdout", "stderr" or "both", each

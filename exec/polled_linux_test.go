@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -132,6 +134,103 @@ func TestLocalRun_PolledKeepsWhatIsThereWhenTheWaitIsCut(t *testing.T) {
 			t.Fatalf("run %d: read %d and %d bytes (kept %d and %d), want %d each",
 				i, res.Stdout.Bytes, res.Stderr.Bytes, len(res.Stdout.Data), len(res.Stderr.Data), n)
 		}
+	}
+}
+
+// A leftover out of the group's reach that goes on writing cannot hold a
+// polled run open: once WaitDelay has passed the wait is cut, what the
+// pipe holds then is read, and the run ends within a small bound past
+// WaitDelay, keeping the output it had (the leader's line first) up to the
+// cap. (That readReady stops at what the pipe held is shown by
+// TestReadReady_ReadsWhatThePipeHeldAndNoMore: here the reader outpaces the
+// leftover, and a read until the pipe is empty would end soon too.)
+//
+// The leftover leaves the group while another call runs, so the subreaper
+// puts it off when this call ends (see
+// TestLocalRun_EscapeeOfOverlappingCallsEndsWithTheLast) and ends and
+// reaps it with the other call: nothing of this test is left for another
+// test's sweep to end, or unreaped once the pipe's close ends it.
+func TestLocalRun_PolledLeftoverWritingOnIsCutAtWaitDelay(t *testing.T) {
+	const (
+		waitDelay = 300 * time.Millisecond
+		slack     = 2 * time.Second // past WaitDelay, for a loaded machine
+		limit     = 64 << 10
+	)
+	l := NewLocal(Options{Containment: ContainSubreaper, Grace: 200 * time.Millisecond, WaitDelay: waitDelay})
+	l.simulate.busy = true
+	t.Cleanup(func() { l.Close() })
+	if l.Probe().Containment != ContainSubreaper {
+		t.Skip("no subreaper here")
+	}
+	marker := fmt.Sprintf("assent-spewer-%d", time.Now().UnixNano())
+	t.Cleanup(func() {
+		for _, pid := range markedProcesses(marker) {
+			killAndReap(pid)
+		}
+	})
+
+	// The call the leftover might belong to, running until endA.
+	ctxA, cancelA := context.WithCancel(context.Background())
+	var once sync.Once
+	started, doneA := make(chan struct{}), make(chan Result, 1)
+	go func() {
+		doneA <- l.Run(ctxA, helperCmd(t, "ready"), func(c Chunk) {
+			if bytes.Contains(c.Data, []byte("ready")) {
+				once.Do(func() { close(started) })
+			}
+		})
+	}()
+	endA := sync.OnceFunc(func() { cancelA(); <-doneA })
+	t.Cleanup(endA)
+	<-started
+
+	before := l.os.polled.Load()
+	cmd := helperCmd(t, "leave-spewing", marker)
+	cmd.MaxOutput = limit
+	doneB := make(chan Result, 1)
+	start := time.Now()
+	go func() { doneB <- l.Run(context.Background(), cmd, nil) }()
+	var res Result
+	select {
+	case res = <-doneB:
+	case <-time.After(waitDelay + slack):
+		endA() // which ends the leftover, and so this run
+		<-doneB
+		t.Fatalf("the run was still open %v after it started, with WaitDelay %v: the leftover held it", waitDelay+slack, waitDelay)
+	}
+	took := time.Since(start)
+	spewer, err := strconv.Atoi(strings.TrimSpace(string(res.Stderr.Data)))
+	if err != nil {
+		t.Fatalf("no spewer pid on stderr: %q, start error %q", res.Stderr.Data, res.StartError)
+	}
+	t.Cleanup(func() { killAndReap(spewer) })
+	endA()
+
+	if l.os.polled.Load() != before+1 {
+		t.Error("the run did not read through the poller")
+	}
+	if took < waitDelay {
+		t.Errorf("the run took %v, less than WaitDelay %v: the leftover did not hold stdout to the cut", took, waitDelay)
+	}
+	if res.ExitCode != 0 || res.Signal != "" || res.TimedOut || res.Cancelled || res.OverflowKilled {
+		t.Errorf("exit %d %q, timed out %v, cancelled %v, overflow killed %v; want a plain exit 0",
+			res.ExitCode, res.Signal, res.TimedOut, res.Cancelled, res.OverflowKilled)
+	}
+	want := append([]byte("leader\n"), floodBlock(false)[:limit-len("leader\n")]...)
+	out := res.Stdout
+	if !bytes.Equal(out.Data, want) {
+		t.Errorf("stdout kept %d bytes, starting %.40q; want the leader's line and the leftover's first %d bytes",
+			len(out.Data), out.Data, limit-len("leader\n"))
+	}
+	if !out.Truncated || out.Bytes <= limit {
+		t.Errorf("stdout: %d bytes read, truncated %v; want more than the %d kept, truncated", out.Bytes, out.Truncated, limit)
+	}
+	if res.Stderr.Truncated {
+		t.Error("stderr truncated")
+	}
+	// The other call's end ended the leftover and reaped it.
+	if e, err := readStat(spewer); err == nil && (e.state != 'Z' || e.ppid == os.Getpid()) {
+		t.Errorf("the leftover is still there after the call it might belong to ended: %+v", e)
 	}
 }
 
