@@ -3,13 +3,17 @@
 package exec
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -289,3 +293,131 @@ func polledPipe(t *testing.T) (*os.File, int) {
 	t.Cleanup(func() { f.Close(); unix.Close(p[1]) })
 	return f, p[1]
 }
+
+// pollerRefused makes fd non-blocking, as awaitExitPolled does, wrapped in a
+// File the way the runtime leaves one whose poller registration failed:
+// wrapped while blocking, the descriptor is never handed to the poller.
+// It fails the test unless the File is indeed none of the poller's.
+func pollerRefused(t *testing.T, fd int) *os.File {
+	t.Helper()
+	f := os.NewFile(uintptr(fd), "")
+	if err := unix.SetNonblock(fd, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetReadDeadline(time.Now().Add(time.Hour)); !errors.Is(err, os.ErrNoDeadline) {
+		t.Fatalf("setting a deadline: %v, want %v: the poller took the descriptor", err, os.ErrNoDeadline)
+	}
+	return f
+}
+
+// A pipe the poller refused is read by waiting in poll: a writer that
+// pauses between writes loses nothing, and the reader closes the stream
+// only at EOF.
+func TestDrainPolled_ReadsAPipeThePollerRefusedToEOF(t *testing.T) {
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	f := pollerRefused(t, p[0])
+	defer f.Close()
+	var want []byte
+	for i := range 5 {
+		want = fmt.Appendf(want, "write %d\n", i)
+	}
+	go func() {
+		defer unix.Close(p[1])
+		for i := range 5 {
+			time.Sleep(20 * time.Millisecond)
+			_, _ = fmt.Fprintf(fdWriter(p[1]), "write %d\n", i)
+		}
+	}()
+	cp := newCapture(Stdout, 1<<20, nil, nil)
+	var cut atomic.Bool
+	if !drainPolled(f, cp, &cut) {
+		t.Error("the reader reported a cut, with none")
+	}
+	if got := cp.output().Data; !bytes.Equal(got, want) {
+		t.Errorf("read %q, want %q", got, want)
+	}
+}
+
+// The cut ends a reader's wait in poll on a pipe the poller refused, which
+// a read deadline cannot, and what the pipe holds is then read at the cut.
+func TestDrainPolled_CutEndsTheWaitOnAPipeThePollerRefused(t *testing.T) {
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	f := pollerRefused(t, p[0])
+	defer f.Close()
+	defer unix.Close(p[1]) // a silent leftover's end, open to the last
+	cp := newCapture(Stdout, 1<<20, nil, nil)
+	var cut atomic.Bool
+	done := make(chan bool, 1)
+	go func() { done <- drainPolled(f, cp, &cut) }()
+	time.Sleep(5 * cutCheck) // let it wait in poll
+	cut.Store(true)
+	select {
+	case eof := <-done:
+		if eof {
+			t.Error("the reader reported EOF, not the cut")
+		}
+	case <-time.After(2 * time.Second):
+		unix.Close(p[1]) // EOF ends the wait
+		<-done
+		t.Fatal("the cut did not end the reader's wait in poll")
+	}
+	if _, err := fdWriter(p[1]).Write([]byte("at the cut\n")); err != nil {
+		t.Fatal(err)
+	}
+	readReady(f, cp)
+	if got := string(cp.output().Data); got != "at the cut\n" {
+		t.Errorf("read %q at the cut, want what the pipe held", got)
+	}
+}
+
+// A pidfd the poller refused is waited on in poll: awaitReadable returns
+// once the process has exited, not before.
+func TestAwaitReadable_WaitsOnAPidfdThePollerRefused(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := osexec.Command(exe)
+	c.Env = helperEnviron("ready")
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Process.Kill(); _ = c.Wait() }()
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatalf("helper did not announce itself: %v", err)
+	}
+	pidfd, err := unix.PidfdOpen(c.Process.Pid, 0)
+	if err != nil {
+		t.Skipf("no pidfd here: %v", err)
+	}
+	f := pollerRefused(t, pidfd)
+	defer f.Close()
+	done := make(chan struct{})
+	go func() { awaitReadable(f); close(done) }()
+	select {
+	case <-done:
+		t.Fatal("awaitReadable returned while the process ran")
+	case <-time.After(100 * time.Millisecond):
+	}
+	_ = c.Process.Kill()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("awaitReadable did not return once the process had exited")
+	}
+}
+
+// fdWriter writes to a raw descriptor.
+type fdWriter int
+
+func (w fdWriter) Write(p []byte) (int, error) { return unix.Write(int(w), p) }
