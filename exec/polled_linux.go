@@ -113,7 +113,7 @@ func drainPolled(f *os.File, cp *capture, cut *atomic.Bool) bool {
 			return true
 		}
 		if rb.filled(n) {
-			growPipe(int(fdOf(f)))
+			growPipe(fdOf(f))
 		}
 	}
 	return false
@@ -124,7 +124,7 @@ func drainPolled(f *os.File, cp *capture, cut *atomic.Bool) bool {
 // is ready when its wait ends, and a leftover that goes on writing cannot
 // keep it reading.
 func readReady(f *os.File, cp *capture) {
-	fd := int(fdOf(f))
+	fd := fdOf(f)
 	left, err := unix.IoctlGetInt(fd, unix.TIOCINQ) // FIONREAD: what the pipe holds
 	if err != nil {
 		return
@@ -160,7 +160,10 @@ const cutCheck = 10 * time.Millisecond
 // is; false if poll fails other than by a signal, or once cut (if any) is
 // set.
 func pollReadable(f *os.File, cut *atomic.Bool) bool {
-	fd := int(fdOf(f))
+	fd := fdOf(f)
+	if fd < 0 {
+		return false // poll would wait on a negative descriptor for ever
+	}
 	timeout := -1
 	if cut != nil {
 		timeout = int(cutCheck / time.Millisecond)
@@ -185,11 +188,13 @@ func readableNow(fd int) bool {
 	return err == nil && n > 0
 }
 
-// fdOf is f's descriptor, without os.File.Fd's switch to blocking mode.
-func fdOf(f *os.File) uintptr {
-	var fd uintptr
+// fdOf is f's descriptor, without os.File.Fd's switch to blocking mode;
+// -1 once f is closed, which every system call refuses (0 would be
+// assent's own stdin).
+func fdOf(f *os.File) int {
+	fd := -1
 	if rc, err := f.SyscallConn(); err == nil {
-		_ = rc.Control(func(d uintptr) { fd = d })
+		_ = rc.Control(func(d uintptr) { fd = int(d) })
 	}
 	return fd
 }

@@ -272,7 +272,7 @@ func TestReadReady_ReadsWhatThePipeHeldAndNoMore(t *testing.T) {
 	if !bytes.Equal(out.Data, block[:limit]) || !out.Truncated {
 		t.Errorf("kept %d bytes (truncated %v), want the first %d, truncated", len(out.Data), out.Truncated, limit)
 	}
-	if left, err := unix.IoctlGetInt(int(fdOf(f)), unix.TIOCINQ); left != later || err != nil {
+	if left, err := unix.IoctlGetInt(fdOf(f), unix.TIOCINQ); left != later || err != nil {
 		t.Errorf("the pipe holds %d bytes after the read (%v), want the %d written during it", left, err, later)
 	}
 }
@@ -421,3 +421,20 @@ func TestAwaitReadable_WaitsOnAPidfdThePollerRefused(t *testing.T) {
 type fdWriter int
 
 func (w fdWriter) Write(p []byte) (int, error) { return unix.Write(int(w), p) }
+
+// A closed file has no descriptor: fdOf says -1, which every system call
+// refuses, rather than 0, assent's own stdin; and a wait on it ends.
+func TestFdOf_ClosedFileIsNoDescriptor(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	r.Close()
+	if fd := fdOf(r); fd != -1 {
+		t.Fatalf("fdOf of a closed file is %d, want -1", fd)
+	}
+	if pollReadable(r, nil) {
+		t.Fatal("a closed file polled readable")
+	}
+}
