@@ -31,7 +31,10 @@ type early struct {
 
 // newEarly builds the server on tools and connects a raw client. mcp-go
 // announces the set it took to every session it has; a holding session,
-// registered at once, holds it inside SetTools until release.
+// registered at once, holds it inside SetTools until release. It must be
+// registered while mcp-go still takes the set: give a thousand tools or so
+// (some milliseconds of mcp-go's work; fifty took it 0.4 ms, and the
+// session came too late in one run of the suite).
 func newEarly(t *testing.T, tools string, opts Options) *early {
 	e := &early{t: t, qf: queuetest.New(t, queuetest.Options{Tools: tools}), lines: make(chan string, 100)}
 	opts.Queue = e.qf.Queue
@@ -157,7 +160,7 @@ func TestNew_ServesBeforeMCPGoHoldsTheTools(t *testing.T) {
 // tool set is still told, by progress, that it waits: mcp-go sends a line
 // session nothing until it holds the set, and the first message was lost.
 func TestNew_ProgressOfAnEarlyCall(t *testing.T) {
-	tools := strings.Replace(testTools, `"tools": [`, `"tools": [`+strings.TrimSuffix(strings.TrimPrefix(servertest.ManyTools(50), `{"tools": [`), "]}")+",", 1)
+	tools := strings.Replace(testTools, `"tools": [`, `"tools": [`+strings.TrimSuffix(strings.TrimPrefix(servertest.ManyTools(1000), `{"tools": [`), "]}")+",", 1)
 	e := newEarly(t, tools, Options{ProgressInterval: 20 * time.Millisecond, Heartbeat: time.Hour})
 	e.send(initializeLines + `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"change","arguments":{"file":"f"},"_meta":{"progressToken":"tok"}}}
 `)
