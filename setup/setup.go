@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/assent-sh/assent/config"
 	"github.com/assent-sh/assent/examples"
@@ -63,9 +62,6 @@ type Options struct {
 type Loaded struct {
 	Config *config.Config
 	Policy *policy.Policy
-	// Began is when the load began to read the files: a file changed
-	// since then may have been read before or after the change.
-	Began time.Time
 }
 
 // Loader loads the set-up its options describe, as often as asked, with
@@ -144,7 +140,6 @@ func (l *Loader) LoadToDecide() (Loaded, error) { return l.load(false) }
 
 // load is Load, with the checks that guard running when toRun.
 func (l *Loader) load(toRun bool) (Loaded, error) {
-	began := time.Now()
 	f, err := l.files()
 	if err != nil {
 		return Loaded{}, err
@@ -167,7 +162,7 @@ func (l *Loader) load(toRun bool) (Loaded, error) {
 	if err != nil {
 		return Loaded{}, err
 	}
-	return Loaded{Config: cfg, Policy: pol, Began: began}, nil
+	return Loaded{Config: cfg, Policy: pol}, nil
 }
 
 // loadConfig reads and compiles the tool files: f's, else the sources

@@ -3,7 +3,6 @@ package setup
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -27,8 +26,10 @@ const DefaultDebounce = 100 * time.Millisecond
 // as well (a replaced one is a change to apply, since exec refuses its
 // calls until then), and when a set-up is applied the files are looked for
 // again, so a tool file or a program the change brought is watched from
-// then on. It returns a nil channel when there is nothing to watch (the
-// embedded pack, or tool files given as bytes).
+// then on. Once its watches are in place it loads the files once, after
+// debounce, since a change made before then sent no event. It returns a
+// nil channel when there is nothing to watch (the embedded pack, or tool
+// files given as bytes).
 func (r *Reloader) Watch(ctx context.Context, debounce time.Duration) (<-chan Change, error) {
 	current, applied := r.inForce()
 	set, err := r.watchSet(current)
@@ -51,33 +52,9 @@ func (r *Reloader) Watch(ctx context.Context, debounce time.Duration) (<-chan Ch
 			return nil, fmt.Errorf("watching %s: %w", d, err)
 		}
 	}
-	// A file changed after the load began and before its directory was
-	// watched sent no event: look once. (A set-up is often watched a few
-	// milliseconds after it loaded, while the client is already served.)
-	look := set.changedSince(current.Began.Add(-stampLag))
 	out := make(chan Change)
-	go r.watchLoop(ctx, w, set, applied, debounce, look, out)
+	go r.watchLoop(ctx, w, set, applied, debounce, out)
 	return out, nil
-}
-
-// stampLag is how far behind the clock a file's modification time may be:
-// the kernel stamps files from a clock that advances once a scheduler
-// tick (1 to 10 ms), so a file written just after a load began can carry
-// a time just before it.
-const stampLag = 20 * time.Millisecond
-
-// changedSince reports whether a file the set names has been modified
-// since t, or cannot be looked at now (removed, or being replaced). A
-// program replaced by rename keeps the old modification time of its
-// package and is not seen here; exec refuses its calls until a reload.
-func (s watchSet) changedSince(t time.Time) bool {
-	for name := range s.names {
-		fi, err := os.Stat(name)
-		if err != nil || !fi.ModTime().Before(t) {
-			return true
-		}
-	}
-	return false
 }
 
 // watchSet is what the watcher looks at for one set-up in force.
@@ -137,14 +114,13 @@ func (s watchSet) counts(name string) bool {
 
 // watchLoop runs the watch until ctx ends. It alone reads and changes set.
 func (r *Reloader) watchLoop(ctx context.Context, w *fsnotify.Watcher, set watchSet, applied <-chan struct{},
-	debounce time.Duration, look bool, out chan<- Change) {
+	debounce time.Duration, out chan<- Change) {
 	defer close(out)
 	defer w.Close()
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	if look {
-		timer.Reset(debounce)
-	}
+	// A file changed between the load in force and these watches sent no
+	// event (a watch may begin well after the load: headless mode starts
+	// it beside the serving): look once, as after a change is applied.
+	timer := time.NewTimer(debounce)
 	defer timer.Stop()
 	failed := false // the last Change sent was an error
 	for {

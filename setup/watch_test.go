@@ -84,15 +84,20 @@ func TestWatch_ChangeIsShownThenApplied(t *testing.T) {
 	}
 }
 
-// TestWatch_SeesAChangeMadeBeforeItBegan: a file saved after the set-up
-// in force loaded, but before the watch began, is reported as soon as the
-// watch begins. (assent serves the client while the watch starts.)
+// TestWatch_SeesAChangeMadeBeforeItBegan: a file replaced after the
+// set-up in force loaded, but before the watch began, is reported as soon
+// as the watch begins (assent serves the client while the watch starts),
+// even with an old modification time, as cp -p or tar leave one.
 func TestWatch_SeesAChangeMadeBeforeItBegan(t *testing.T) {
 	work, state := dirs(t)
 	file := filepath.Join(state, "tools.json")
 	writeFile(t, file, testTools)
 	l, first := mustLoad(t, Options{Tools: []string{file}, Remembered: filepath.Join(state, "remembered.json"), WorkDir: work, PATH: "/usr/bin:/bin"})
 	writeFile(t, file, withNewTool)
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(file, old, old); err != nil {
+		t.Fatal(err)
+	}
 	r := NewReloader(l, first, func(Loaded) {})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
