@@ -20,9 +20,6 @@ func (t *Tool) InputSchema() json.RawMessage {
 	names := make([]string, 0, len(t.Params)+1)
 	byName := make(map[string]*Param, len(t.Params))
 	for _, p := range t.Params {
-		if t.system != nil && p.Name == "env" {
-			continue // the system tool's own env property stands for it
-		}
 		names = append(names, p.Name)
 		byName[p.Name] = p
 	}
@@ -48,7 +45,7 @@ func (t *Tool) InputSchema() json.RawMessage {
 	b = append(b, `},"required":[`...)
 	n := 0
 	for _, p := range t.Params {
-		if p.Required && byName[p.Name] == p {
+		if p.Required {
 			if n > 0 {
 				b = append(b, ',')
 			}
@@ -65,7 +62,7 @@ func (t *Tool) InputSchema() json.RawMessage {
 func (p *Param) appendSchema(b []byte) []byte {
 	b = append(b, '{')
 	if p.Default != nil {
-		b = appendDefault(append(b, `"default":`...), p.Default)
+		b = appendJSON(append(b, `"default":`...), p.Default)
 		b = append(b, ',')
 	}
 	if desc := p.schemaDescription(); desc != "" {
@@ -91,11 +88,11 @@ func (p *Param) appendValueSchema(b []byte) []byte {
 		b = append(b, ',')
 	}
 	if p.Max != nil {
-		b = appendDefault(append(b, `"maximum":`...), *p.Max)
+		b = appendJSON(append(b, `"maximum":`...), *p.Max)
 		b = append(b, ',')
 	}
 	if p.Min != nil {
-		b = appendDefault(append(b, `"minimum":`...), *p.Min)
+		b = appendJSON(append(b, `"minimum":`...), *p.Min)
 		b = append(b, ',')
 	}
 	if p.Pattern != "" {
@@ -106,10 +103,10 @@ func (p *Param) appendValueSchema(b []byte) []byte {
 	return append(b, '}')
 }
 
-// appendDefault appends a value a tool file gave (a default, a bound) as
+// appendJSON appends a value a tool file gave (a default, a bound) as
 // json.Marshal writes it. The value was read from JSON, so it has a JSON
 // form.
-func appendDefault(b []byte, v any) []byte {
+func appendJSON(b []byte, v any) []byte {
 	if out, ok := jsonenc.Value(b, v, true); ok {
 		return out
 	}

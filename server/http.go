@@ -90,9 +90,8 @@ func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
 		return nil, fmt.Errorf("listen on %s: %w", o.Addr, err)
 	}
 	h := &HTTP{ln: ln, url: "http://" + ln.Addr().String() + EndpointPath}
-	// mcp-go answers every HTTP request; it holds the tools from here on.
-	<-s.registered
-	h.mcp = mcpserver.NewStreamableHTTPServer(s.mcp,
+	// mcp-go answers HTTP requests: it must hold the tools first.
+	h.mcp = mcpserver.NewStreamableHTTPServer(s.MCP(),
 		mcpserver.WithStreamableHTTPLogger(s.log.With("transport", "http")))
 	c := &conduct{s: s, next: h.mcp, log: s.log, calls: map[string]*httpCall{}}
 	c.sessions = newSessions(o.MaxSessions, o.SessionIdle, c.forget)

@@ -163,8 +163,7 @@ func (c *lineConn) serve(f *inflight, m message, line []byte) {
 		resp, ok = c.s.listTools(m)
 	}
 	if !ok {
-		<-c.s.registered // mcp-go holds the tools
-		resp = c.encode(c.s.mcp.HandleMessage(f.ctx, line))
+		resp = c.encode(c.s.MCP().HandleMessage(f.ctx, line))
 	}
 	c.mu.Lock()
 	delete(c.inflight, string(m.id))

@@ -120,11 +120,13 @@ func New(cfg *config.Config, opts Options) (*Server, error) {
 		mcpserver.WithInstructions(instructions))
 	// mcp-go takes the first set on another core while the client
 	// connects (it re-encodes every schema: 1.5 ms of a start with 200
-	// tools). initialize, tools/list and tools/call are answered without
-	// it; the rest of mcp-go's dispatch waits for it, and a line session
-	// counts as initialized for mcp-go's notifications only once it is
-	// done, so the tools/list_changed mcp-go sends as it takes the set
-	// reaches nobody.
+	// tools). On a line connection (stdio, the console's socket),
+	// initialize, the initialize era's tools/list without a cursor, and
+	// tools/call are answered without it; everything else that goes to
+	// mcp-go waits for it (MCP), HTTP included, which starts serving only
+	// then. A line session counts as initialized for mcp-go's
+	// notifications only once it is done, so the tools/list_changed
+	// mcp-go sends as it takes the set reaches nobody.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	register := s.offerLocked(cfg)
@@ -176,7 +178,9 @@ func (s *Server) offerLocked(cfg *config.Config) (register func()) {
 func (s *Server) Config() *config.Config { return s.tools.Load().cfg }
 
 // MCP returns the underlying mcp-go server, for transports this package
-// does not wrap (an in-process client in tests or a relay).
+// does not wrap (an in-process client in tests or a relay), and for every
+// path of this package that asks mcp-go for what needs the tools: it
+// returns once mcp-go holds the first tool set.
 func (s *Server) MCP() *mcpserver.MCPServer {
 	<-s.registered
 	return s.mcp

@@ -159,6 +159,7 @@ func newApp(o appOptions, stderr io.Writer) (*app, error) {
 		a.server, err = server.New(loaded.Config, server.Options{Queue: a.queue, Version: buildVersion(), Logger: a.log})
 	}
 	if err != nil {
+		<-a.probed // the probe uses the runner
 		return nil, errors.Join(err, a.journal.Close(), runner.Close())
 	}
 	// A change is put in force policy first, so that a rule added together
