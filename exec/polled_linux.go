@@ -80,7 +80,13 @@ func (r *run) awaitExitPolled() bool {
 	}()
 	var timer *time.Timer
 	if !r.io.deadline.IsZero() {
-		timer = time.AfterFunc(time.Until(r.io.deadline), func() { r.end(endTimeout) })
+		// As the own poll, a leader that has exited by its deadline did not
+		// time out, even if the timer fires before the wait below returns.
+		timer = time.AfterFunc(time.Until(r.io.deadline), func() {
+			if !exitedNow(p.pid) {
+				r.end(endTimeout)
+			}
+		})
 	}
 	awaitReadable(p.pid)
 	if timer != nil {
@@ -179,6 +185,20 @@ func pollReadable(f *os.File, cut *atomic.Bool) bool {
 		}
 	}
 	return false
+}
+
+// exitedNow reports whether the process of the pidfd f has exited, or f
+// is closed, as it is once the run is over.
+func exitedNow(f *os.File) bool {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return true
+	}
+	exited := true
+	if rc.Control(func(fd uintptr) { exited = readableNow(int(fd)) }) != nil {
+		return true
+	}
+	return exited
 }
 
 // readableNow reports whether fd can be read without waiting.

@@ -438,3 +438,32 @@ func TestFdOf_ClosedFileIsNoDescriptor(t *testing.T) {
 		t.Fatal("a closed file polled readable")
 	}
 }
+
+// exitedNow, which keeps a polled run's timer from ending a leader that
+// exited by its deadline, tells a running process from one that exited
+// (not yet reaped), and takes a closed pidfd for an ended run.
+func TestExitedNow_TellsARunningProcessFromAnExitedOne(t *testing.T) {
+	cmd := osexec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	fd, err := unix.PidfdOpen(cmd.Process.Pid, 0)
+	if err != nil {
+		t.Skipf("no pidfd here: %v", err)
+	}
+	f := os.NewFile(uintptr(fd), "pidfd")
+	if exitedNow(f) {
+		t.Fatal("a sleeping process counts as exited")
+	}
+	_ = cmd.Process.Kill()
+	for deadline := time.Now().Add(10 * time.Second); !exitedNow(f); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a killed process never counts as exited")
+		}
+	}
+	f.Close()
+	if !exitedNow(f) {
+		t.Fatal("a closed pidfd counts as a running process")
+	}
+}
