@@ -188,7 +188,9 @@ func pollReadable(f *os.File, cut *atomic.Bool) bool {
 }
 
 // exitedNow reports whether the process of the pidfd f has exited, or f
-// is closed, as it is once the run is over.
+// is closed, as it is once the run is over. It asks under the file's own
+// reference, not through fdOf's bare number: the timer that calls it may
+// run while finishPolled closes f, and the number could be reused.
 func exitedNow(f *os.File) bool {
 	rc, err := f.SyscallConn()
 	if err != nil {

@@ -310,25 +310,32 @@ func pollerRefused(t *testing.T, fd int) *os.File {
 	return f
 }
 
-// A pipe the poller refused is read by waiting in poll: a writer that
-// pauses between writes loses nothing, and the reader closes the stream
-// only at EOF.
-func TestDrainPolled_ReadsAPipeThePollerRefusedToEOF(t *testing.T) {
+// refusedPipe is a pipe whose read end, returned as a File, the poller
+// refused (pollerRefused), and its write end.
+func refusedPipe(t *testing.T) (*os.File, int) {
+	t.Helper()
 	var p [2]int
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 		t.Fatal(err)
 	}
-	f := pollerRefused(t, p[0])
+	return pollerRefused(t, p[0]), p[1]
+}
+
+// A pipe the poller refused is read by waiting in poll: a writer that
+// pauses between writes loses nothing, and the reader closes the stream
+// only at EOF.
+func TestDrainPolled_ReadsAPipeThePollerRefusedToEOF(t *testing.T) {
+	f, w := refusedPipe(t)
 	defer f.Close()
 	var want []byte
 	for i := range 5 {
 		want = fmt.Appendf(want, "write %d\n", i)
 	}
 	go func() {
-		defer unix.Close(p[1])
+		defer unix.Close(w)
 		for i := range 5 {
 			time.Sleep(20 * time.Millisecond)
-			_, _ = fmt.Fprintf(fdWriter(p[1]), "write %d\n", i)
+			_, _ = fmt.Fprintf(fdWriter(w), "write %d\n", i)
 		}
 	}()
 	cp := newCapture(Stdout, 1<<20, nil, nil)
@@ -344,13 +351,9 @@ func TestDrainPolled_ReadsAPipeThePollerRefusedToEOF(t *testing.T) {
 // The cut ends a reader's wait in poll on a pipe the poller refused, which
 // a read deadline cannot, and what the pipe holds is then read at the cut.
 func TestDrainPolled_CutEndsTheWaitOnAPipeThePollerRefused(t *testing.T) {
-	var p [2]int
-	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
-		t.Fatal(err)
-	}
-	f := pollerRefused(t, p[0])
+	f, w := refusedPipe(t)
 	defer f.Close()
-	defer unix.Close(p[1]) // a silent leftover's end, open to the last
+	defer unix.Close(w) // a silent leftover's end, open to the last
 	cp := newCapture(Stdout, 1<<20, nil, nil)
 	var cut atomic.Bool
 	done := make(chan bool, 1)
@@ -363,11 +366,11 @@ func TestDrainPolled_CutEndsTheWaitOnAPipeThePollerRefused(t *testing.T) {
 			t.Error("the reader reported EOF, not the cut")
 		}
 	case <-time.After(2 * time.Second):
-		unix.Close(p[1]) // EOF ends the wait
+		unix.Close(w) // EOF ends the wait
 		<-done
 		t.Fatal("the cut did not end the reader's wait in poll")
 	}
-	if _, err := fdWriter(p[1]).Write([]byte("at the cut\n")); err != nil {
+	if _, err := fdWriter(w).Write([]byte("at the cut\n")); err != nil {
 		t.Fatal(err)
 	}
 	readReady(f, cp)
