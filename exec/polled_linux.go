@@ -93,6 +93,7 @@ func (r *run) awaitExitPolled() bool {
 		timer.Stop()
 	}
 	r.io.exited = true
+	r.io.closeWriters()
 	return true
 }
 

@@ -3,6 +3,7 @@
 package exec
 
 import (
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -22,10 +23,20 @@ const noPidfdPoll = 10 * time.Millisecond
 // pipes are read only after poll says they are ready, so they stay
 // blocking, as the child's ends must be.
 type streams struct {
-	fds    [2]int // read ends of stdout and stderr, -1 once at EOF
-	pidfd  int    // the leader's pidfd, -1 if the kernel gave none
-	exited bool   // the pidfd has become readable: the leader exited
-	buf    readBuffer
+	fds [2]int // read ends of stdout and stderr, -1 once at EOF
+	// writers are this process's copies of the child's ends of the
+	// pipes, open while holding is set: until the leader has exited or
+	// an ending begins, whichever is first. Held, the leader's exit does
+	// not hang the pipes up before its pidfd is readable (its files are
+	// closed a moment before it is a zombie), so one wakeup tells of
+	// both, where a poll woken by the hangup would sleep again for the
+	// exit. An ending lets them go at once, because it waits for the
+	// hangup as the sign that the call's processes are gone.
+	writers [2]int
+	holding atomic.Bool
+	pidfd   int  // the leader's pidfd, -1 if the kernel gave none
+	exited  bool // the pidfd has become readable: the leader exited
+	buf     readBuffer
 	// first is the buffer of the first reads, part of the run rather than
 	// an allocation of its own: most commands print less than this.
 	first [512]byte
@@ -78,6 +89,16 @@ func (r *run) awaitExit() {
 		}
 		r.pump(timeout)
 	}
+	r.io.closeWriters()
+}
+
+// closeWriters closes this process's copies of the child's pipe ends, once,
+// so that the pipes reach EOF when no process of the call holds them. The
+// run's goroutine and an ending may both call it.
+func (s *streams) closeWriters() {
+	if s.holding.CompareAndSwap(true, false) {
+		closeAll(s.writers[:])
+	}
 }
 
 // finishReading reads what is left once the call's processes are gone.
@@ -91,6 +112,7 @@ func (r *run) finishReading() {
 	}
 	deadline := time.Now().Add(r.l.opts.WaitDelay)
 	r.io.exited = true // no more waiting on the pidfd
+	r.io.closeWriters()
 	for r.io.fds[0] >= 0 || r.io.fds[1] >= 0 {
 		left := time.Until(deadline)
 		if left <= 0 {

@@ -91,8 +91,13 @@ func (r *run) start(pl *plan, out func(Chunk)) error {
 		r.l.os.reaper.begin(r)
 	}
 	pid, pidfd, tid, err := r.l.start(ln)
-	// The child has its own copies; ours must go, or EOF never comes.
-	closeAll([]int{fds[1], fds[3]})
+	// The child has its own copies of the pipes' write ends; ours must go,
+	// or EOF never comes. With a pidfd they go when the leader has exited
+	// (see streams.writers).
+	holding := err == nil && pidfd >= 0
+	if !holding {
+		closeAll([]int{fds[1], fds[3]})
+	}
 	feed := stdin.started(err == nil)
 	if err != nil {
 		if contained {
@@ -105,7 +110,8 @@ func (r *run) start(pl *plan, out func(Chunk)) error {
 	if contained {
 		r.l.os.reaper.started(r, pid)
 	}
-	r.io = streams{fds: [2]int{fds[0], fds[2]}, pidfd: pidfd}
+	r.io = streams{fds: [2]int{fds[0], fds[2]}, writers: [2]int{fds[1], fds[3]}, pidfd: pidfd}
+	r.io.holding.Store(holding)
 	r.newCaptures(out)
 	return nil
 }
@@ -121,7 +127,10 @@ func closeAll(fds []int) {
 // group, SIGCONT after it (a stopped process keeps SIGTERM pending until it
 // runs again, and would sit out the whole grace period), and the same to
 // the call's processes that left the group where containment finds them.
+// It lets go of this process's copies of the pipes first, since the ending
+// waits for their hangup (see streams.writers).
 func (r *run) terminateAll() {
+	r.io.closeWriters()
 	_ = syscall.Kill(-r.p.pid, syscall.SIGTERM)
 	_ = syscall.Kill(-r.p.pid, syscall.SIGCONT)
 	switch {
