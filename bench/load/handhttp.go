@@ -18,13 +18,17 @@ import (
 // hand HTTP server instead of measuring.
 const handHTTPEnv = "ASSENT_LOAD_HAND_HTTP"
 
-// serveHandHTTP is the hand server over HTTP, in one of two builds: with
+// serveHandHTTP is the hand server over HTTP, in one of these builds: with
 // net/http ("nethttp": one POST endpoint, each message answered in the
 // handler) or with HTTP/1.1 written by hand on the TCP socket ("tcp": a
-// goroutine per connection reads each request and answers it in turn).
-// Nothing is checked in either. With the raw client, the first is what
-// net/http costs a call, the floor under assent's HTTP number as long as
-// assent serves HTTP with net/http; the second is what HTTP itself costs.
+// goroutine per connection reads each request and answers it in turn;
+// "tcp-watch": each request is answered on a goroutine of its own while
+// the connection's goroutine reads on, as it must to see a client go
+// away; "tcp-blocking": "tcp" on a blocking socket). Nothing is checked in
+// any. With the raw client, the first is what net/http costs a call, the
+// floor under assent's HTTP number as long as assent serves HTTP with
+// net/http; "tcp" is what HTTP itself costs, and "tcp-watch" what it costs
+// a server that ends a call when its client goes away, as assent does.
 // It prints its address on stdout.
 func serveHandHTTP() error {
 	echo, err := osexec.LookPath("echo")
@@ -52,7 +56,11 @@ func serveHandHTTP() error {
 				f.Fd() // the socket in blocking mode: reads wait in the kernel
 				rw = f
 			}
-			go serveHandConn(rw, echo)
+			if build == "tcp-watch" {
+				go serveHandConnWatching(rw, echo)
+			} else {
+				go serveHandConn(rw, echo)
+			}
 		}
 	}
 	return http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -81,41 +89,74 @@ func serveHandConn(c io.ReadWriter, echo string) {
 	defer c.(io.Closer).Close()
 	br, bw := bufio.NewReader(c), bufio.NewWriter(c)
 	for {
-		length := -1
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimRight(line, "\r\n")
-			if line == "" {
-				break
-			}
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(k, "Content-Length") {
-				length, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
-		if length < 0 {
-			return
-		}
-		body := make([]byte, length)
-		if _, err := io.ReadFull(br, body); err != nil {
-			return
-		}
-		answer, err := handAnswer(echo, body)
-		if err != nil {
-			return
-		}
-		if answer == nil {
-			bw.WriteString("HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n")
-		} else {
-			fmt.Fprintf(bw, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: hand\r\nContent-Length: %d\r\n\r\n", len(answer))
-			bw.Write(answer)
-		}
-		if bw.Flush() != nil {
+		body, ok := readHandRequest(br)
+		if !ok || !writeHandAnswer(bw, echo, body) {
 			return
 		}
 	}
+}
+
+// serveHandConnWatching is serveHandConn as a server must be that notices
+// a client going away while its call runs (to end the call): each request
+// is answered on a goroutine of its own while the connection's goroutine
+// goes on reading. net/http does the same with its background read. Here
+// the read only waits for the next request; nothing is ended.
+func serveHandConnWatching(c io.ReadWriter, echo string) {
+	defer c.(io.Closer).Close()
+	br, bw := bufio.NewReader(c), bufio.NewWriter(c)
+	for {
+		body, ok := readHandRequest(br)
+		if !ok {
+			return
+		}
+		answered := make(chan bool, 1)
+		go func() { answered <- writeHandAnswer(bw, echo, body) }()
+		_, err := br.Peek(1) // the next request, or the client gone
+		if !<-answered || err != nil {
+			return
+		}
+	}
+}
+
+// readHandRequest reads one request and returns its body.
+func readHandRequest(br *bufio.Reader) (body []byte, ok bool) {
+	length := -1
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return nil, false
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			break
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(k, "Content-Length") {
+			length, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	if length < 0 {
+		return nil, false
+	}
+	body = make([]byte, length)
+	if _, err := io.ReadFull(br, body); err != nil {
+		return nil, false
+	}
+	return body, true
+}
+
+// writeHandAnswer answers body and reports whether the answer was sent.
+func writeHandAnswer(bw *bufio.Writer, echo string, body []byte) bool {
+	answer, err := handAnswer(echo, body)
+	if err != nil {
+		return false
+	}
+	if answer == nil {
+		bw.WriteString("HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n")
+	} else {
+		fmt.Fprintf(bw, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: hand\r\nContent-Length: %d\r\n\r\n", len(answer))
+		bw.Write(answer)
+	}
+	return bw.Flush() == nil
 }
 
 // handHTTP starts this driver as the hand HTTP server, built on net/http

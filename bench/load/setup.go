@@ -85,6 +85,8 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 		return s.handHTTP(ctx, "tcp")
 	case "hand-tcp-blocking":
 		return s.handHTTP(ctx, "tcp-blocking")
+	case "hand-tcp-watch":
+		return s.handHTTP(ctx, "tcp-watch")
 	case "floor":
 		return s.floor(ctx)
 	case "raw-stdio":
@@ -102,7 +104,7 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	case "gosdk":
 		return s.gosdk(ctx, c, protocol)
 	}
-	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-concurrent, hand-http, hand-tcp, hand-tcp-blocking, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
+	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-concurrent, hand-http, hand-tcp, hand-tcp-blocking, hand-tcp-watch, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
 }
 
 // bareExec runs echo with os/exec, capturing its output as assent does.
