@@ -112,7 +112,6 @@ func (r *run) finishReading() {
 	}
 	deadline := time.Now().Add(r.l.opts.WaitDelay)
 	r.io.exited = true // no more waiting on the pidfd
-	r.io.closeWriters()
 	for r.io.fds[0] >= 0 || r.io.fds[1] >= 0 {
 		left := time.Until(deadline)
 		if left <= 0 {

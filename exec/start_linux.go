@@ -127,8 +127,10 @@ func closeAll(fds []int) {
 // group, SIGCONT after it (a stopped process keeps SIGTERM pending until it
 // runs again, and would sit out the whole grace period), and the same to
 // the call's processes that left the group where containment finds them.
-// It lets go of this process's copies of the pipes first, since the ending
-// waits for their hangup (see streams.writers).
+// It lets go of this process's copies of the pipes first (see
+// streams.writers): terminate waits for the pipes' hangup, which the run's
+// own reading sees only while it waits for the leader, so copies held to
+// the leader's exit would make every ending sit out the grace.
 func (r *run) terminateAll() {
 	r.io.closeWriters()
 	_ = syscall.Kill(-r.p.pid, syscall.SIGTERM)
