@@ -48,7 +48,7 @@ func main() {
 	bin := flag.String("bin", "", "an assent binary to measure (default: build ./cmd/assent)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of this process (the in-process target's server and every client) to the file")
 	startupTools := flag.Int("startup", 0, "instead of calls, measure startup to the first tools/list answer with a file of this many tools")
-	against := flag.String("against", "", "with -startup, also start this assent binary, interleaved with -bin's (an earlier build, say)")
+	against := flag.String("against", "", "also measure this assent binary, interleaved with -bin's (an earlier build, say): every target that starts assent, and with -startup the start")
 	flag.Parse()
 	// The servers start in the rig's own directory: a binary named
 	// relative to this one is named absolutely.
@@ -62,10 +62,6 @@ func main() {
 			os.Exit(2)
 		}
 		*p = abs
-	}
-	if *against != "" && *startupTools == 0 {
-		fmt.Fprintln(os.Stderr, "load: -against compares startup; give -startup too")
-		os.Exit(2)
 	}
 	if *startupTools > 0 {
 		if err := runStartup(*bin, *against, *startupTools, 21); err != nil {
@@ -89,7 +85,7 @@ func main() {
 	}
 	var sweep []sweepRow
 	for _, c := range levels {
-		rows, err := run(*bin, *protocol, *n, c, *rounds, *warmup, strings.Split(*only, ","))
+		rows, err := run(*bin, *against, *protocol, *n, c, *rounds, *warmup, strings.Split(*only, ","))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "load:", err)
 			os.Exit(1)
@@ -114,13 +110,18 @@ func parseLevels(s string) ([]int, error) {
 	return out, nil
 }
 
-func run(bin, protocol string, n, c, rounds, warmup int, names []string) ([]sweepRow, error) {
+func run(bin, against, protocol string, n, c, rounds, warmup int, names []string) ([]sweepRow, error) {
 	ctx := context.Background()
 	env, err := newRig(bin, protocol)
 	if err != nil {
 		return nil, err
 	}
 	defer env.cleanup()
+	if against != "" {
+		if names, err = env.withAgainst(against, names); err != nil {
+			return nil, err
+		}
+	}
 	var targets []target
 	defer func() {
 		for _, t := range targets {

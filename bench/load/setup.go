@@ -33,6 +33,41 @@ type rig struct {
 	env             []string
 	// clientOpts configure every MCP client (the protocol version).
 	clientOpts []client.ClientOption
+	// against is the rig of the -against binary: the same tools and
+	// clients, its own directory for the servers' journals.
+	against *rig
+}
+
+// againstSuffix names a target served by the -against binary.
+const againstSuffix = " [against]"
+
+// startsAssent reports whether the named target starts an assent binary.
+func startsAssent(name string) bool {
+	switch name {
+	case "raw-stdio", "sandboxed", "raw-http", "stdio", "http", "gosdk":
+		return true
+	}
+	return false
+}
+
+// withAgainst readies the rig for the -against binary and returns names
+// with each target that starts assent followed by its twin on that
+// binary, so the two are measured in the same rounds.
+func (s *rig) withAgainst(bin string, names []string) ([]string, error) {
+	other := *s
+	other.bin, other.dir = bin, filepath.Join(s.dir, "against")
+	if err := os.Mkdir(other.dir, 0o700); err != nil {
+		return nil, err
+	}
+	s.against = &other
+	var out []string
+	for _, name := range names {
+		out = append(out, name)
+		if base, _, _ := strings.Cut(name, "@"); startsAssent(base) {
+			out = append(out, name+againstSuffix)
+		}
+	}
+	return out, nil
 }
 
 func newRig(bin, protocol string) (*rig, error) {
@@ -67,6 +102,11 @@ func (s *rig) cleanup() { os.RemoveAll(s.dir) }
 // target builds the named target. A client target may pin a protocol
 // era with a suffix: stdio@2025-11-25, gosdk@2026-07-28.
 func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
+	if base, ok := strings.CutSuffix(name, againstSuffix); ok && s.against != nil {
+		t, err := s.against.target(ctx, base, c)
+		t.name += againstSuffix
+		return t, err
+	}
 	name, protocol, pinned := strings.Cut(name, "@")
 	opts := s.clientOpts
 	if pinned {
