@@ -9,12 +9,40 @@ import (
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"strings"
 	"sync"
+
+	assentexec "github.com/assent-sh/assent/exec"
 )
 
 // handEnv, set in the driver's own environment, makes it serve the hand
 // server on stdio instead of measuring.
 const handEnv = "ASSENT_LOAD_HAND"
+
+// handRunnerEnv, set beside handEnv or handHTTPEnv, makes the hand server
+// run echo with assent's runner instead of os/exec: what the runner saves
+// against os/exec, apart from what the rest of assent costs.
+const handRunnerEnv = "ASSENT_LOAD_HAND_RUNNER"
+
+// handSpawn returns how a hand server runs `echo hello`, and what ends it.
+func handSpawn() (spawn func() ([]byte, error), done func(), err error) {
+	echo, err := osexec.LookPath("echo")
+	if err != nil {
+		return nil, nil, err
+	}
+	if os.Getenv(handRunnerEnv) == "" {
+		return func() ([]byte, error) { return osexec.Command(echo, "hello").Output() }, func() {}, nil
+	}
+	l := assentexec.NewLocal(assentexec.Options{})
+	cmd := assentexec.Command{Path: echo, Argv: []string{"echo", "hello"}}
+	return func() ([]byte, error) {
+		res := l.Run(context.Background(), cmd, nil)
+		if res.ExitCode != 0 || res.StartError != "" {
+			return nil, fmt.Errorf("echo: exit %d %s", res.ExitCode, res.StartError)
+		}
+		return res.Stdout.Data, nil
+	}, func() { l.Close() }, nil
+}
 
 // serveHand is the smallest JSON-RPC server that can answer the calls: it
 // reads a line, runs echo with os/exec on the same goroutine when the line
@@ -24,10 +52,11 @@ const handEnv = "ASSENT_LOAD_HAND"
 // its own, writing under a lock: the least a server process that runs
 // calls side by side costs, the floor of the throughput targets.
 func serveHand() error {
-	echo, err := osexec.LookPath("echo")
+	spawn, done, err := handSpawn()
 	if err != nil {
 		return err
 	}
+	defer done()
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	var mu sync.Mutex
@@ -47,11 +76,11 @@ func serveHand() error {
 	var wg sync.WaitGroup
 	for in.Scan() {
 		if !concurrent {
-			write(handAnswer(echo, in.Bytes()))
+			write(handAnswer(spawn, in.Bytes()))
 			continue
 		}
 		line := bytes.Clone(in.Bytes())
-		wg.Go(func() { write(handAnswer(echo, line)) })
+		wg.Go(func() { write(handAnswer(spawn, line)) })
 	}
 	wg.Wait()
 	return cmp.Or(failed, in.Err())
@@ -59,7 +88,7 @@ func serveHand() error {
 
 // handAnswer is the hand servers' answer to one message: nil for a
 // notification.
-func handAnswer(echo string, msg []byte) ([]byte, error) {
+func handAnswer(spawn func() ([]byte, error), msg []byte) ([]byte, error) {
 	var req struct {
 		ID     *json.RawMessage `json:"id"`
 		Method string           `json:"method"`
@@ -72,7 +101,7 @@ func handAnswer(echo string, msg []byte) ([]byte, error) {
 	case "initialize":
 		result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hand","version":"1"}}`
 	case "tools/call":
-		text, err := osexec.Command(echo, "hello").Output()
+		text, err := spawn()
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +115,7 @@ func handAnswer(echo string, msg []byte) ([]byte, error) {
 
 // hand spawns this driver as the hand server, answering each call on the
 // reading goroutine or, concurrent, on a goroutine of its own.
-func (s *rig) hand(ctx context.Context, concurrent bool) (target, error) {
+func (s *rig) hand(ctx context.Context, concurrent, runner bool) (target, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return target{}, err
@@ -97,5 +126,9 @@ func (s *rig) hand(ctx context.Context, concurrent bool) (target, error) {
 		name, mode = "hand server, concurrent (raw)", "concurrent"
 	}
 	cmd.Env = append(os.Environ(), handEnv+"="+mode)
+	if runner {
+		name = strings.Replace(name, " (raw)", ", assent's runner (raw)", 1)
+		cmd.Env = append(cmd.Env, handRunnerEnv+"=1")
+	}
 	return startRawStdio(ctx, name, "hello", cmd)
 }

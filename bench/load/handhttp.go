@@ -31,10 +31,11 @@ const handHTTPEnv = "ASSENT_LOAD_HAND_HTTP"
 // a server that ends a call when its client goes away, as assent does.
 // It prints its address on stdout.
 func serveHandHTTP() error {
-	echo, err := osexec.LookPath("echo")
+	spawn, done, err := handSpawn()
 	if err != nil {
 		return err
 	}
+	defer done()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -57,9 +58,9 @@ func serveHandHTTP() error {
 				rw = f
 			}
 			if build == "tcp-watch" {
-				go serveHandConnWatching(rw, echo)
+				go serveHandConnWatching(rw, spawn)
 			} else {
-				go serveHandConn(rw, echo)
+				go serveHandConn(rw, spawn)
 			}
 		}
 	}
@@ -69,7 +70,7 @@ func serveHandHTTP() error {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		answer, err := handAnswer(echo, body)
+		answer, err := handAnswer(spawn, body)
 		switch {
 		case err != nil:
 			http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -85,12 +86,12 @@ func serveHandHTTP() error {
 
 // serveHandConn answers the HTTP/1.1 requests of one keep-alive
 // connection, reading only the Content-Length header.
-func serveHandConn(c io.ReadWriter, echo string) {
+func serveHandConn(c io.ReadWriter, spawn func() ([]byte, error)) {
 	defer c.(io.Closer).Close()
 	br, bw := bufio.NewReader(c), bufio.NewWriter(c)
 	for {
 		body, ok := readHandRequest(br)
-		if !ok || !writeHandAnswer(bw, echo, body) {
+		if !ok || !writeHandAnswer(bw, spawn, body) {
 			return
 		}
 	}
@@ -101,7 +102,7 @@ func serveHandConn(c io.ReadWriter, echo string) {
 // is answered on a goroutine of its own while the connection's goroutine
 // goes on reading. net/http does the same with its background read. Here
 // the read only waits for the next request; nothing is ended.
-func serveHandConnWatching(c io.ReadWriter, echo string) {
+func serveHandConnWatching(c io.ReadWriter, spawn func() ([]byte, error)) {
 	defer c.(io.Closer).Close()
 	br, bw := bufio.NewReader(c), bufio.NewWriter(c)
 	for {
@@ -110,7 +111,7 @@ func serveHandConnWatching(c io.ReadWriter, echo string) {
 			return
 		}
 		answered := make(chan bool, 1)
-		go func() { answered <- writeHandAnswer(bw, echo, body) }()
+		go func() { answered <- writeHandAnswer(bw, spawn, body) }()
 		_, err := br.Peek(1) // the next request, or the client gone
 		if !<-answered || err != nil {
 			return
@@ -145,8 +146,8 @@ func readHandRequest(br *bufio.Reader) (body []byte, ok bool) {
 }
 
 // writeHandAnswer answers body and reports whether the answer was sent.
-func writeHandAnswer(bw *bufio.Writer, echo string, body []byte) bool {
-	answer, err := handAnswer(echo, body)
+func writeHandAnswer(bw *bufio.Writer, spawn func() ([]byte, error), body []byte) bool {
+	answer, err := handAnswer(spawn, body)
 	if err != nil {
 		return false
 	}
@@ -160,14 +161,18 @@ func writeHandAnswer(bw *bufio.Writer, echo string, body []byte) bool {
 }
 
 // handHTTP starts this driver as the hand HTTP server, built on net/http
-// or by hand on TCP (build "nethttp" or "tcp").
-func (s *rig) handHTTP(ctx context.Context, build string) (target, error) {
+// or by hand on TCP (build "nethttp" or "tcp"), running echo with os/exec
+// or with assent's runner.
+func (s *rig) handHTTP(ctx context.Context, build string, runner bool) (target, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return target{}, err
 	}
 	cmd := osexec.Command(self)
 	cmd.Env = append(os.Environ(), handHTTPEnv+"="+build)
+	if runner {
+		cmd.Env = append(cmd.Env, handRunnerEnv+"=1")
+	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return target{}, err
@@ -188,6 +193,9 @@ func (s *rig) handHTTP(ctx context.Context, build string) (target, error) {
 	name := "hand http (raw)"
 	if build != "nethttp" {
 		name = "hand " + build + " http (raw)"
+	}
+	if runner {
+		name = strings.Replace(name, " (raw)", ", assent's runner (raw)", 1)
 	}
 	return startRawHTTP(ctx, name, "http://"+addr+"/mcp", token, stop)
 }

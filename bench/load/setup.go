@@ -116,17 +116,21 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	case "exec":
 		return bareExec()
 	case "hand":
-		return s.hand(ctx, false)
+		return s.hand(ctx, false, false)
+	case "hand-runner":
+		return s.hand(ctx, false, true)
 	case "hand-concurrent":
-		return s.hand(ctx, true)
+		return s.hand(ctx, true, false)
 	case "hand-http":
-		return s.handHTTP(ctx, "nethttp")
+		return s.handHTTP(ctx, "nethttp", false)
+	case "hand-http-runner":
+		return s.handHTTP(ctx, "nethttp", true)
 	case "hand-tcp":
-		return s.handHTTP(ctx, "tcp")
+		return s.handHTTP(ctx, "tcp", false)
 	case "hand-tcp-blocking":
-		return s.handHTTP(ctx, "tcp-blocking")
+		return s.handHTTP(ctx, "tcp-blocking", false)
 	case "hand-tcp-watch":
-		return s.handHTTP(ctx, "tcp-watch")
+		return s.handHTTP(ctx, "tcp-watch", false)
 	case "floor":
 		return s.floor(ctx)
 	case "raw-stdio":
@@ -144,7 +148,7 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	case "gosdk":
 		return s.gosdk(ctx, c, protocol)
 	}
-	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-concurrent, hand-http, hand-tcp, hand-tcp-blocking, hand-tcp-watch, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
+	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-runner, hand-concurrent, hand-http, hand-http-runner, hand-tcp, hand-tcp-blocking, hand-tcp-watch, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
 }
 
 // bareExec runs echo with os/exec, capturing its output as assent does.
