@@ -127,8 +127,14 @@ func (s *rig) hand(ctx context.Context, concurrent, runner bool) (target, error)
 	}
 	cmd.Env = append(os.Environ(), handEnv+"="+mode)
 	if runner {
-		name = strings.Replace(name, " (raw)", ", assent's runner (raw)", 1)
-		cmd.Env = append(cmd.Env, handRunnerEnv+"=1")
+		name = onRunner(cmd, name)
 	}
 	return startRawStdio(ctx, name, "hello", cmd)
+}
+
+// onRunner makes the hand server cmd run echo with assent's runner, and
+// returns its target's name saying so.
+func onRunner(cmd *osexec.Cmd, name string) string {
+	cmd.Env = append(cmd.Env, handRunnerEnv+"=1")
+	return strings.Replace(name, " (raw)", ", assent's runner (raw)", 1)
 }

@@ -170,8 +170,12 @@ func (s *rig) handHTTP(ctx context.Context, build string, runner bool) (target, 
 	}
 	cmd := osexec.Command(self)
 	cmd.Env = append(os.Environ(), handHTTPEnv+"="+build)
+	name := "hand http (raw)"
+	if build != "nethttp" {
+		name = "hand " + build + " http (raw)"
+	}
 	if runner {
-		cmd.Env = append(cmd.Env, handRunnerEnv+"=1")
+		name = onRunner(cmd, name)
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -189,13 +193,6 @@ func (s *rig) handHTTP(ctx context.Context, build string, runner bool) (target, 
 	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "serving MCP on ")
 	if !ok {
 		return target{}, errors.Join(fmt.Errorf("the hand HTTP server said %q", line), stop())
-	}
-	name := "hand http (raw)"
-	if build != "nethttp" {
-		name = "hand " + build + " http (raw)"
-	}
-	if runner {
-		name = strings.Replace(name, " (raw)", ", assent's runner (raw)", 1)
 	}
 	return startRawHTTP(ctx, name, "http://"+addr+"/mcp", token, stop)
 }
