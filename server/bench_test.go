@@ -3,9 +3,12 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/queue"
@@ -79,4 +82,27 @@ func BenchmarkNew200(b *testing.B) {
 			b.Fatalf("no list of 200 tools: %.200s", resp)
 		}
 	}
+}
+
+// BenchmarkDecodeCallParams decodes a call's params as mcp-go's
+// UnmarshalJSON does and as callTool does, in one pass.
+func BenchmarkDecodeCallParams(b *testing.B) {
+	params := json.RawMessage(`{"name":"grep_search","arguments":{"pattern":"TODO","path":"./src","max_count":20}}`)
+	b.Run("mcp-go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var p mcp.CallToolParams
+			if err := json.Unmarshal(params, &p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("one-pass", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := decodeCallParams(params); !ok {
+				b.Fatal("not decoded")
+			}
+		}
+	})
 }

@@ -26,8 +26,8 @@ func (s *Server) callTool(ctx context.Context, m message, progress bool) ([]byte
 		len(m.params) == 0 || m.params[0] != '{' {
 		return nil, false
 	}
-	var p mcp.CallToolParams
-	if json.Unmarshal(m.params, &p) != nil {
+	p, ok := decodeCallParams(m.params)
+	if !ok {
 		return nil, false
 	}
 	h, ok := s.tools.Load().handlers[p.Name]
@@ -48,6 +48,32 @@ func (s *Server) callTool(ctx context.Context, m message, progress bool) ([]byte
 		return errorResponse(id, fmt.Errorf("encoding the result: %w", err)), true
 	}
 	return resultResponse(id, body), true
+}
+
+// callParams are the members mcp.CallToolParams's UnmarshalJSON reads,
+// decoded in one pass: it decodes its params into a struct that holds the
+// arguments as raw JSON and then the arguments again, and json.Unmarshal
+// checks the whole text before each, three scans and two decodes of every
+// call where this is one of each. The task and multi-round-trip members are
+// decoded for their errors alone: a call whose members mcp-go cannot decode
+// is mcp-go's to refuse.
+type callParams struct {
+	Name      string          `json:"name"`
+	Arguments any             `json:"arguments"`
+	Meta      *mcp.Meta       `json:"_meta,omitempty"`
+	Task      *mcp.TaskParams `json:"task,omitempty"`
+	mcp.MultiRoundTripParams
+}
+
+// decodeCallParams decodes a tools/call's params as mcp-go would, without
+// RawArguments, which nothing assent calls reads.
+func decodeCallParams(params json.RawMessage) (mcp.CallToolParams, bool) {
+	var p callParams
+	if json.Unmarshal(params, &p) != nil {
+		return mcp.CallToolParams{}, false
+	}
+	return mcp.CallToolParams{Name: p.Name, Arguments: p.Arguments, Meta: p.Meta, Task: p.Task,
+		MultiRoundTripParams: p.MultiRoundTripParams}, true
 }
 
 // answerID is a request's id as mcp-go writes it back: decoded as an
