@@ -29,7 +29,7 @@ func (s *rig) inProcess(c int) (target, error) {
 		return target{}, err
 	}
 	cfg, pol := loaded.Config, loaded.Policy
-	j, err := journal.Open(filepath.Join(s.dir, "inprocess.jsonl"), journal.Options{})
+	j, err := journal.Open(s.journal("inprocess"), journal.Options{})
 	if err != nil {
 		return target{}, err
 	}

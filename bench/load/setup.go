@@ -99,6 +99,13 @@ func newRig(bin, protocol string) (*rig, error) {
 
 func (s *rig) cleanup() { os.RemoveAll(s.dir) }
 
+// journal is where the server called name keeps its journal: in a
+// directory of its own, as an operator's is kept under the state
+// directory, and never beside the tool file, whose directory the server
+// watches for changes and where every record would be an event. Both
+// binaries of -against keep theirs so.
+func (s *rig) journal(name string) string { return filepath.Join(s.dir, "journals", name+".jsonl") }
+
 // target builds the named target. A client target may pin a protocol
 // era with a suffix: stdio@2025-11-25, gosdk@2026-07-28.
 func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
@@ -174,7 +181,7 @@ func limits(c int) []string {
 
 // stdioArgs are the arguments of `assent stdio --headless` for target name.
 func (s *rig) stdioArgs(name string, c int) []string {
-	return append([]string{"stdio", "--headless", "--tools", s.tools, "--journal", filepath.Join(s.dir, name+".jsonl")}, limits(c)...)
+	return append([]string{"stdio", "--headless", "--tools", s.tools, "--journal", s.journal(name)}, limits(c)...)
 }
 
 // rawStdio spawns `assent stdio --headless` for the raw client, calling
@@ -203,7 +210,7 @@ func (s *rig) serveHTTP(name string, c int) (url string, stop func() error, err 
 	addr := ln.Addr().String()
 	ln.Close()
 	args := append([]string{"serve", "--headless", "--no-socket", "--listen", addr, "--tools", s.tools,
-		"--journal", filepath.Join(s.dir, name+".jsonl")}, limits(c)...)
+		"--journal", s.journal(name)}, limits(c)...)
 	cmd := osexec.Command(s.bin, args...)
 	var stderr strings.Builder
 	cmd.Env, cmd.Dir, cmd.Stderr = s.env, s.dir, &stderr
