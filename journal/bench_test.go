@@ -66,3 +66,41 @@ func BenchmarkAppend(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendAll writes a call's three records up to its start, one
+// Append each or in one AppendAll, as the queue writes them for a call a
+// rule allows.
+//
+//	go test -run '^$' -bench BenchmarkAppendAll -benchmem ./journal/
+func BenchmarkAppendAll(b *testing.B) {
+	life := lifeOfCall("c-000123")[:3]
+	for _, batch := range []bool{false, true} {
+		b.Run(map[bool]string{false: "append-each", true: "append-all"}[batch], func(b *testing.B) {
+			j, err := Open(filepath.Join(b.TempDir(), "journal.jsonl"), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			var recs [3]Record
+			for b.Loop() {
+				copy(recs[:], life)
+				if batch {
+					err = j.AppendAll(recs[:]...)
+				} else {
+					for _, r := range recs {
+						if _, err = j.Append(r); err != nil {
+							break
+						}
+					}
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			if err := j.Close(); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}

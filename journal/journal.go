@@ -122,36 +122,68 @@ func (j *Journal) Path() string {
 // error that is the record's own fault (no event, a value JSON cannot
 // encode, an unusable key file) leaves the journal as it was.
 func (j *Journal) Append(r Record) (Record, error) {
+	one := [1]Record{r}
+	if err := j.AppendAll(one[:]...); err != nil {
+		return Record{}, err
+	}
+	return one[0], nil
+}
+
+// AppendAll writes rs as the next records, in order, as Append would write
+// them one after another, but in one write: the steps of a call taken at
+// once (received, decided by a rule, started) cost one system call. Each
+// record is filled in as written. A record at fault stops it: the records
+// before it are written, it and those after it are not, and the error is
+// Append's for it.
+func (j *Journal) AppendAll(rs ...Record) error {
+	for i := range rs {
+		if err := j.prepare(&rs[i]); err != nil {
+			if i > 0 {
+				if err := j.commit(rs[:i]); err != nil {
+					return err
+				}
+			}
+			return err
+		}
+	}
+	return j.commit(rs)
+}
+
+// prepare checks that r is the caller's to write, masks its secrets and
+// cuts its stdin and output to the cap.
+func (j *Journal) prepare(r *Record) error {
 	if r.Event == "" {
-		return Record{}, errors.New("journal record has no event")
+		return errors.New("journal record has no event")
 	}
 	if r.Event.bookkeeping() {
-		return Record{}, fmt.Errorf("journal records of event %q are the journal's own", r.Event)
+		return fmt.Errorf("journal records of event %q are the journal's own", r.Event)
 	}
 	var m *masker
 	if slices.ContainsFunc(r.Secrets, func(s string) bool { return s != "" }) {
 		key, err := j.keys.get()
 		if err != nil {
-			return Record{}, fmt.Errorf("journal cannot mask secrets: %w", err)
+			return fmt.Errorf("journal cannot mask secrets: %w", err)
 		}
 		m = newMasker(key, r.Secrets)
-		r = m.record(r)
+		*r = m.record(*r)
 	}
 	r.Secrets, r.Segment, r.Part, r.Open, r.Seal = nil, "", 0, nil, ""
 	r.Stdin = r.Stdin.store(j.opts.OutputCap, nil) // masked by the caller, by position
 	r.Stdout = r.Stdout.store(j.opts.OutputCap, m)
 	r.Stderr = r.Stderr.store(j.opts.OutputCap, m)
+	return nil
+}
 
-	seq, err := j.write(&r)
-	if err != nil {
-		return Record{}, err
-	}
-	if j.opts.Sync == SyncAlways {
-		if err := j.Wait(context.Background(), seq); err != nil {
-			return Record{}, err
+// commit writes prepared records and, with SyncAlways, waits until they
+// are synced.
+func (j *Journal) commit(rs []Record) error {
+	seq, err := j.write(rs)
+	if seq > 0 && j.opts.Sync == SyncAlways {
+		if werr := j.Wait(context.Background(), seq); werr != nil {
+			return werr
 		}
 	}
-	return r, nil
+	return err
 }
 
 // Token returns the masked form of a secret value, as the journal writes
@@ -167,9 +199,11 @@ func (j *Journal) Token(secret string) (string, error) {
 	return secretToken(key, secret), nil
 }
 
-// write gives r its place in the chain and writes its line, and a seal
-// after it when enough records wait for one.
-func (j *Journal) write(r *Record) (int64, error) {
+// write gives each record its place in the chain, with a seal after any
+// record that completes enough for one, and writes their lines at once. It
+// returns the last record's seq, or 0 if none was written. A record that
+// cannot be encoded stops it after the lines before it are written.
+func (j *Journal) write(rs []Record) (int64, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.err != nil {
@@ -178,19 +212,32 @@ func (j *Journal) write(r *Record) (int64, error) {
 	if j.closed {
 		return 0, ErrClosed
 	}
-	if err := j.w.append(r); err != nil {
-		return 0, j.failOn(err)
-	}
-	seq := r.Seq
-	if j.w.unsealed >= j.opts.SealEvery {
-		if err := j.w.seal(Sealed); err != nil {
-			return 0, j.failOn(err)
+	j.w.hold()
+	var seq int64
+	var failed error
+	for i := range rs {
+		if failed = j.w.append(&rs[i]); failed != nil {
+			break
+		}
+		seq = rs[i].Seq
+		if j.w.unsealed >= j.opts.SealEvery {
+			if failed = j.w.seal(Sealed); failed != nil {
+				break
+			}
 		}
 	}
-	if j.opts.Sync == SyncAlways {
-		poke(j.urge)
-	} else {
-		poke(j.kick)
+	if err := j.w.release(); err != nil {
+		return 0, j.failOn(err)
+	}
+	if seq > 0 {
+		if j.opts.Sync == SyncAlways {
+			poke(j.urge)
+		} else {
+			poke(j.kick)
+		}
+	}
+	if failed != nil {
+		return seq, j.failOn(failed)
 	}
 	return seq, nil
 }

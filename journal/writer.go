@@ -26,6 +26,10 @@ type writer struct {
 	enc  *lineEncoder
 	open openCalls
 
+	// held are lines encoded while holding, not yet written (see hold).
+	held    []byte
+	holding bool
+
 	unsealed int        // records since the last seal
 	sealed   *headFile  // the latest seal written, for the head file once synced
 	retired  []openFile // files rotated away, for the flusher to sync and close
@@ -100,9 +104,10 @@ func (w *writer) put(r *Record, mayRotate bool) error {
 			return err
 		}
 	}
-	if _, err := w.f.Write(line); err != nil {
-		w.fileErr = &fileError{"write", w.path(), err}
-		return w.fileErr
+	if w.holding {
+		w.held = append(w.held, line...)
+	} else if err := w.writeLines(line); err != nil {
+		return err
 	}
 	w.size += int64(len(line))
 	w.seq, w.prev = r.Seq, r.Hash
@@ -111,6 +116,36 @@ func (w *writer) put(r *Record, mayRotate bool) error {
 		w.unsealed++
 	}
 	return nil
+}
+
+// writeLines writes lines to the file being written.
+func (w *writer) writeLines(lines []byte) error {
+	if _, err := w.f.Write(lines); err != nil {
+		w.fileErr = &fileError{"write", w.path(), err}
+		return w.fileErr
+	}
+	return nil
+}
+
+// hold keeps the lines of the records put from now on, to be written at
+// once by release. The chain and the file's size count them as written.
+func (w *writer) hold() { w.holding = true }
+
+// release writes the lines held and stops holding.
+func (w *writer) release() error {
+	w.holding = false
+	return w.writeHeld()
+}
+
+// writeHeld writes the lines held so far, to the file they belong to.
+func (w *writer) writeHeld() error {
+	if len(w.held) == 0 || w.fileErr != nil {
+		w.held = w.held[:0]
+		return w.fileErr
+	}
+	err := w.writeLines(w.held)
+	w.held = w.held[:0]
+	return err
 }
 
 // encode fills r's chain fields and returns its line, valid until the next
@@ -143,6 +178,9 @@ func (w *writer) seal(event Event) error {
 // flusher may be syncing it right now.
 func (w *writer) rotate() error {
 	if err := w.seal(Sealed); err != nil {
+		return err
+	}
+	if err := w.writeHeld(); err != nil { // the full file's last lines, the seal among them
 		return err
 	}
 	w.retired = append(w.retired, openFile{w.f, w.path()})
