@@ -116,7 +116,7 @@ func (q *Queue) settle(ctx context.Context, e *entry, res resolution) (Outcome, 
 	if err := q.waitSlot(ctx, e); err != nil {
 		return q.runCancelled(e, err)
 	}
-	return q.run(ctx, e)
+	return q.run(ctx, e, nil)
 }
 
 func memoryName(always bool) string {

@@ -6,15 +6,17 @@ import (
 	"github.com/assent-sh/assent/journal"
 )
 
-// record appends a journal record for the call. Any failure is a
-// JournalError: the queue acts only on what it could record. The command
-// and arguments in r are already masked by position (journaled); the
-// journal masks the secrets long enough to find in output, the reason and
-// the error.
-func (q *Queue) record(c *Call, r journal.Record) error {
-	r.Call = q.JournalID(c.ID)
-	r.Secrets = c.OutputSecrets
-	if _, err := q.opts.Journal.Append(r); err != nil {
+// record appends journal records for the call, in one write. Any failure
+// is a JournalError: the queue acts only on what it could record. The
+// command and arguments in rs are already masked by position (journaled);
+// the journal masks the secrets long enough to find in output, the reason
+// and the error.
+func (q *Queue) record(c *Call, rs ...journal.Record) error {
+	for i := range rs {
+		rs[i].Call = q.JournalID(c.ID)
+		rs[i].Secrets = c.OutputSecrets
+	}
+	if err := q.opts.Journal.AppendAll(rs...); err != nil {
 		return &JournalError{err}
 	}
 	return nil

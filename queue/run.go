@@ -52,7 +52,10 @@ func (q *Queue) stopIfEndingLocked(e *entry) {
 // run starts the approved command, holding a running slot, and waits for
 // its end. The command is the one approved: a Call's Command is a value
 // frozen when it was shown (or edited), with its hash taken then.
-func (q *Queue) run(ctx context.Context, e *entry) (Outcome, error) {
+// unwritten are the call's records not yet written (its receipt and a
+// rule's decision), which go to the journal in one write with its started
+// record; given room for it, they are not copied to add it.
+func (q *Queue) run(ctx context.Context, e *entry, unwritten []journal.Record) (Outcome, error) {
 	defer q.releaseSlot()
 	c := q.get(e)
 	runCtx, kill := context.WithCancelCause(ctx)
@@ -61,7 +64,7 @@ func (q *Queue) run(ctx context.Context, e *entry) (Outcome, error) {
 	e.kill = kill
 	q.stopIfEndingLocked(e)
 	q.mu.Unlock()
-	if err := q.record(&c, journal.Record{Event: journal.Started, CommandHash: c.Hash}); err != nil {
+	if err := q.record(&c, append(unwritten, journal.Record{Event: journal.Started, CommandHash: c.Hash})...); err != nil {
 		return q.refuse(e, ByJournal, err)
 	}
 	q.set(e, EventStarted, func(c *Call) { c.Status, c.Started = Running, q.opts.Now() })
