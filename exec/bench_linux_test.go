@@ -3,7 +3,6 @@
 package exec
 
 import (
-	osexec "os/exec"
 	"syscall"
 	"testing"
 
@@ -56,11 +55,7 @@ func BenchmarkRunFloor(b *testing.B) {
 			}
 		}
 	}
-	bare := func() {
-		if err := osexec.Command("/bin/true").Run(); err != nil {
-			b.Fatalf("bare: %v", err)
-		}
-	}
+	bare := bareTrue(b, l)
 	b.Run("devnull", func(b *testing.B) { pair.Compare(b, "floor", floor(false), "bare", bare) })
 	b.Run("pipes", func(b *testing.B) { pair.Compare(b, "floor", floor(true), "bare", bare) })
 	b.Run("runner", func(b *testing.B) {

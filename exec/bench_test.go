@@ -20,6 +20,20 @@ func runOK(b *testing.B, l *Local, cmd Command) func() {
 	}
 }
 
+// bareTrue returns a bare os/exec run of /bin/true in the environment l
+// gives its children: the same program started the same way, but for
+// what the runner does around it.
+func bareTrue(b *testing.B, l *Local) func() {
+	env := l.Environ(nil)
+	return func() {
+		cmd := osexec.Command("/bin/true")
+		cmd.Env = env
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("bare: %v", err)
+		}
+	}
+}
+
 // BenchmarkRun compares the runner, as it runs by default, with a bare
 // os/exec run of the same program: /bin/true, once each way per iteration.
 // The ratio (runner over bare) is the runner's overhead, the number to
@@ -27,12 +41,7 @@ func runOK(b *testing.B, l *Local, cmd Command) func() {
 func BenchmarkRun(b *testing.B) {
 	l := NewLocal(Options{})
 	b.Cleanup(func() { l.Close() })
-	bare := func() {
-		if err := osexec.Command("/bin/true").Run(); err != nil {
-			b.Fatalf("bare: %v", err)
-		}
-	}
-	pair.Compare(b, "runner", runOK(b, l, Command{Path: "/bin/true", Argv: []string{"true"}}), "bare", bare)
+	pair.Compare(b, "runner", runOK(b, l, Command{Path: "/bin/true", Argv: []string{"true"}}), "bare", bareTrue(b, l))
 }
 
 // BenchmarkRunSandboxed compares a sandboxed run of /bin/true (a read-only

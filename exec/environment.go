@@ -1,6 +1,16 @@
 package exec
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
+
+// Environ returns the environment a command declaring these pairs runs
+// with (see environ), as a slice of the caller's own: what a comparison
+// that runs the same program without the runner must give it, since a
+// child's environment changes what its start costs (a glibc program
+// given LANG=C.UTF-8 loads the locale from a dozen files).
+func (l *Local) Environ(declared []string) []string { return slices.Clone(l.environ(declared)) }
 
 // environ builds a child's environment from scratch: the pinned base, then
 // the pairs the command declares. Nothing comes from the server's own

@@ -27,8 +27,13 @@ func TestLocalEnviron_BaseAndDeclared(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := l.environ(tt.declared); !slices.Equal(got, tt.want) {
-				t.Errorf("environ(%q) = %q, want %q", tt.declared, got, tt.want)
+			got := l.Environ(tt.declared)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Environ(%q) = %q, want %q", tt.declared, got, tt.want)
+			}
+			got[0] = "PATH=/changed"
+			if l.environ(nil)[0] == "PATH=/changed" {
+				t.Error("changing what Environ returned changed every child's base")
 			}
 		})
 	}
