@@ -21,8 +21,11 @@ const floorEnv = "ASSENT_LOAD_FLOOR"
 // round trip costs on top of bare exec, the floor under assent's number.
 func serveFloor() error {
 	s := mcpserver.NewMCPServer("floor", "1", mcpserver.WithToolCapabilities(true))
+	env := echoEnv()
 	s.AddTool(mcp.NewTool("hello"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		out, err := osexec.CommandContext(ctx, "echo", "hello").Output()
+		cmd := osexec.CommandContext(ctx, "echo", "hello")
+		cmd.Env = env
+		out, err := cmd.Output()
 		if err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
 		}

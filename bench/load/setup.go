@@ -158,14 +158,18 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-runner, hand-concurrent, hand-http, hand-http-runner, hand-tcp, hand-tcp-blocking, hand-tcp-watch, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
 }
 
-// bareExec runs echo with os/exec, capturing its output as assent does.
+// bareExec runs echo with os/exec, capturing its output as assent does,
+// in the environment assent's runner gives it (echoEnv).
 func bareExec() (target, error) {
 	path, err := osexec.LookPath("echo")
 	if err != nil {
 		return target{}, err
 	}
+	env := echoEnv()
 	return target{name: "exec", close: func() error { return nil }, call: func(ctx context.Context) error {
-		out, err := osexec.CommandContext(ctx, path, "hello").Output()
+		cmd := osexec.CommandContext(ctx, path, "hello")
+		cmd.Env = env
+		out, err := cmd.Output()
 		if err == nil && string(out) != "hello\n" {
 			err = fmt.Errorf("echo wrote %q", out)
 		}
