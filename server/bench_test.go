@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,4 +107,43 @@ func BenchmarkDecodeCallParams(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkHTTPHandler measures one auto-approved tools/call through the
+// HTTP handlers (guard, conduct, the direct call) with the fake runner,
+// without net/http's connection: what assent's HTTP layer adds to a call
+// beside the queue's share, which BenchmarkSubmit measures.
+func BenchmarkHTTPHandler(b *testing.B) {
+	f := newFixture(b, nil)
+	f.Runner.Expect("uname", "s").Repeat = true
+	h, err := f.s.ListenHTTP(HTTPOptions{Addr: "127.0.0.1:0", Token: testToken})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { h.ln.Close() })
+	post := func(body, session string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, h.URL(), strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		if session != "" {
+			req.Header.Set(mcp.HeaderSessionID, session)
+			req.Header.Set(mcp.HeaderProtocolVersion, "2025-11-25")
+		}
+		rec := httptest.NewRecorder()
+		h.srv.Handler.ServeHTTP(rec, req)
+		return rec
+	}
+	init := post(servertest.Initialize("bench"), "")
+	session := init.Header().Get(mcp.HeaderSessionID)
+	if init.Code != http.StatusOK || session == "" {
+		b.Fatalf("initialize: %d %s", init.Code, init.Body)
+	}
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"look","arguments":{"what_thing":"s"}}}`
+	b.ReportAllocs()
+	for b.Loop() {
+		if rec := post(call, session); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"exitCode":0`) {
+			b.Fatalf("answer %d %s", rec.Code, rec.Body)
+		}
+	}
 }
