@@ -16,9 +16,10 @@ const benchTools = `{"tools": [{"name": "hello", "description": "Say hello", "co
 
 // BenchmarkSubmit measures one auto-approved call through the queue. With
 // the fake runner it is what the queue adds to a call (expansion, policy,
-// four journal records, events); with the real runner it runs echo, beside
-// a bare os/exec run of echo, interleaved, and the ratio is the queue's and
-// the runner's overhead together.
+// four journal records in two writes, events); with the real runner it
+// runs echo, beside a bare os/exec run of echo in the same environment,
+// interleaved, and the ratio is the queue's and the runner's overhead
+// together.
 func BenchmarkSubmit(b *testing.B) {
 	b.Run("fake-runner", func(b *testing.B) {
 		f := queuetest.New(b, queuetest.Options{Tools: benchTools, Queue: func(o *queue.Options) { o.Headless = true }})

@@ -20,8 +20,8 @@ import (
 
 // BenchmarkCallTool measures one auto-approved call through the
 // in-process client: with the fake runner it is everything assent adds
-// (MCP decoding and encoding, expansion, policy, four journal records,
-// events); with the real runner it adds running uname.
+// (MCP decoding and encoding, expansion, policy, four journal records in
+// two writes, events); with the real runner it adds running uname.
 func BenchmarkCallTool(b *testing.B) {
 	for _, tc := range []struct {
 		name  string
