@@ -2,9 +2,12 @@ package journal
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // events lists the records' events and calls, for comparing.
@@ -148,5 +151,99 @@ func TestAppendAll_FailedWriteFailsTheJournal(t *testing.T) {
 	}
 	if j.Err() == nil {
 		t.Error("the journal goes on after a failed write")
+	}
+}
+
+// A record at fault written alone, or first in a batch, is refused and
+// leaves the journal working: nothing was held, and nothing failed.
+func TestAppend_RecordAtFaultAloneLeavesTheJournalWorking(t *testing.T) {
+	j := openTest(t, Options{})
+	bad := Record{Call: "c1", Event: Received, Args: map[string]any{"x": func() {}}}
+	if _, err := j.Append(bad); err == nil || !strings.Contains(err.Error(), "cannot encode") {
+		t.Fatalf("Append of a record JSON cannot encode = %v, want an error saying so", err)
+	}
+	if err := j.AppendAll(bad, Record{Call: "c1", Event: Started}); err == nil || !strings.Contains(err.Error(), "cannot encode") {
+		t.Fatalf("AppendAll led by that record = %v, want an error saying so", err)
+	}
+	if err := j.Err(); err != nil {
+		t.Fatalf("a record at fault failed the journal: %v", err)
+	}
+	mustAppend(t, j, Record{Call: "c2", Event: Received})
+}
+
+// Closing writes an interrupted record for every call still open; when
+// those fill the file, the segment rolls over as it would for any record,
+// and Close succeeds.
+func TestClose_RotatesWhileClosingOpenCalls(t *testing.T) {
+	j := openTest(t, Options{MaxSize: 4 << 10})
+	for i := 1; i <= 40; i++ {
+		mustAppend(t, j, Record{Call: fmt.Sprintf("c%d", i), Event: Received, Tool: "grep_search"})
+	}
+	dir := j.Dir()
+	if err := j.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	rep := mustVerify(t, dir)
+	if files := len(rep.Segments[0].Files); files < 2 {
+		t.Fatalf("40 open calls and their closing records filled %d file of 4 KiB, want at least 2", files)
+	}
+}
+
+// A batch whose rotation cannot create the next file fails the journal
+// with the reason: the create, and the file it could not make.
+func TestAppendAll_FailedRotationSaysWhy(t *testing.T) {
+	j := openTest(t, Options{MaxSize: 4 << 10})
+	next := inDir(j.Dir(), partName(j.Segment(), 2))
+	if err := os.WriteFile(next, nil, 0o600); err != nil { // O_EXCL refuses it
+		t.Fatal(err)
+	}
+	var err error
+	for i := 1; i <= 40 && err == nil; i++ {
+		err = j.AppendAll(lifeOfCall(fmt.Sprintf("c%d", i))...)
+	}
+	if err == nil || !strings.Contains(err.Error(), "create") || !strings.Contains(err.Error(), next) {
+		t.Fatalf("AppendAll past a file that cannot roll over = %v, want the failed create of %s", err, next)
+	}
+}
+
+// gatedSync holds every Sync until the gate opens.
+type gatedSync struct {
+	File
+	gate chan struct{}
+}
+
+func (g *gatedSync) Sync() error {
+	<-g.gate
+	return g.File.Sync()
+}
+
+// With SyncAlways, Append and AppendAll return only once an fsync covers
+// what they wrote.
+func TestAppendAll_SyncAlwaysWaitsForTheSync(t *testing.T) {
+	for _, batch := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Append", true: "AppendAll"}[batch], func(t *testing.T) {
+			gate := make(chan struct{})
+			open := sync.OnceFunc(func() { close(gate) })
+			j := openTest(t, Options{Sync: SyncAlways, WrapFile: func(f File) File { return &gatedSync{File: f, gate: gate} }})
+			t.Cleanup(open) // before the journal's Close, which syncs
+			done := make(chan error, 1)
+			go func() {
+				if batch {
+					done <- j.AppendAll(lifeOfCall("c1")...)
+					return
+				}
+				_, err := j.Append(lifeOfCall("c1")[0])
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				t.Fatalf("returned (%v) before any fsync", err)
+			case <-time.After(100 * time.Millisecond):
+			}
+			open()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

@@ -212,7 +212,9 @@ func (j *Journal) write(rs []Record) (int64, error) {
 	if j.closed {
 		return 0, ErrClosed
 	}
-	j.w.hold()
+	if len(rs) > 1 {
+		j.w.hold() // a record alone is written as it is encoded
+	}
 	var seq int64
 	var failed error
 	for i := range rs {

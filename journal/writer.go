@@ -137,15 +137,25 @@ func (w *writer) release() error {
 	return w.writeHeld()
 }
 
+// maxHeldKept is the largest buffer of held lines kept for the next batch;
+// a larger one (a batch with a long stdin, say) goes once written.
+const maxHeldKept = 64 << 10
+
 // writeHeld writes the lines held so far, to the file they belong to.
 func (w *writer) writeHeld() error {
-	if len(w.held) == 0 || w.fileErr != nil {
+	defer func() {
 		w.held = w.held[:0]
+		if cap(w.held) > maxHeldKept {
+			w.held = nil
+		}
+	}()
+	switch {
+	case w.fileErr != nil:
 		return w.fileErr
+	case len(w.held) == 0:
+		return nil // not w.fileErr: a nil *fileError is a non-nil error
 	}
-	err := w.writeLines(w.held)
-	w.held = w.held[:0]
-	return err
+	return w.writeLines(w.held)
 }
 
 // encode fills r's chain fields and returns its line, valid until the next
