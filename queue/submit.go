@@ -43,7 +43,8 @@ func (q *Queue) Submit(ctx context.Context, req Request) (Outcome, error) {
 	if expandErr == nil && d.Action == policy.Allow && q.trySlot() {
 		// Received, decided and started are written at once, before the
 		// start: nothing the call does in between is seen outside the
-		// queue, and one write costs a third of three.
+		// queue, so one write serves for three. The console hears of the
+		// approval before the write; a failed write ends the call refused.
 		decided := withCommand(journal.Record{Event: journal.Decided, Decision: journal.Allow,
 			Decider: ByRule, Rule: d.Rule, Reason: d.Reason}, c)
 		q.set(e, EventDecided, func(c *Call) { c.Status, c.Decider = Approved, ByRule })

@@ -55,8 +55,8 @@ func (s *Server) callTool(ctx context.Context, m message, progress bool) ([]byte
 // arguments as raw JSON and then the arguments again, and json.Unmarshal
 // checks the whole text before each, three scans and two decodes of every
 // call where this is one of each. The task and multi-round-trip members are
-// decoded for their errors alone: a call whose members mcp-go cannot decode
-// is mcp-go's to refuse.
+// decoded too, and passed on as mcp-go passes them: a call whose members
+// mcp-go cannot decode is mcp-go's to refuse.
 type callParams struct {
 	Name      string          `json:"name"`
 	Arguments any             `json:"arguments"`
