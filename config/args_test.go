@@ -1,6 +1,8 @@
 package config
 
 import (
+	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -39,6 +41,47 @@ func TestArgsFromStrings_TypesAsTheToolExpects(t *testing.T) {
 			}
 			if err != nil || !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("ArgsFromStrings(%q) = %#v, %v; want %#v", tt.kvs, got, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestInteger_RefusesWhatDecodingMayHaveRounded shows that a whole number
+// float64 may not hold exactly is refused, not run as its neighbour:
+// JSON's 9007199254740993 decodes as 9007199254740992.
+func TestInteger_RefusesWhatDecodingMayHaveRounded(t *testing.T) {
+	tool := oneTool(t, testOptions(t), `{"name": "t", "command": "uname {n}",
+	  "params": {"n": {"type": "integer", "min": -1e300}}}`)
+	typed, err := tool.ArgsFromStrings([]string{"n=9007199254740993"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		n    any
+		want string // the argv's last word, or "" for a refusal
+	}{
+		{"typed on the command line", typed["n"], ""},
+		{"2^53", float64(1 << 53), ""},
+		{"-2^53", -float64(1 << 53), ""},
+		{"2^53 + 2", float64(1<<53 + 2), ""},
+		{"2^53 - 1", float64(1<<53 - 1), "9007199254740991"},
+		{"-(2^53 - 1)", -float64(1<<53 - 1), "-9007199254740991"},
+		{"exact as a JSON number", json.Number("9007199254740993"), "9007199254740993"},
+		{"rounded from a JSON number in exponent form", json.Number("9.007199254740993e15"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd, err := tool.Expand(map[string]any{"n": tt.n})
+			if tt.want != "" {
+				if err != nil || cmd.Argv[len(cmd.Argv)-1] != tt.want {
+					t.Fatalf("Expand(%v) = %q, %v; want last word %q", tt.n, cmd.Argv, err, tt.want)
+				}
+				return
+			}
+			var ae *ArgError
+			if !errors.As(err, &ae) || ae.Rule != "type" || !strings.Contains(ae.Msg, "magnitude below 2^53") {
+				t.Fatalf("Expand(%v) = %q, %v; want a refusal of the rounded number", tt.n, cmd.Argv, err)
 			}
 		})
 	}

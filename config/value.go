@@ -164,16 +164,19 @@ func (p *Param) integer(v any) (string, *valueError) {
 	var i int64
 	switch x := v.(type) {
 	case float64:
-		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
-			return "", refuseClause("type", "want a whole number, got %v", x)
+		if err := wholeFloat(x); err != nil {
+			return "", err
 		}
 		i = int64(x)
 	case json.Number:
 		n, err := strconv.ParseInt(string(x), 10, 64)
 		if err != nil {
 			f, ferr := x.Float64()
-			if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			if ferr != nil {
 				return "", refuseClause("type", "want a whole number, got %s", x)
+			}
+			if err := wholeFloat(f); err != nil {
+				return "", err
 			}
 			n = int64(f)
 		}
@@ -189,6 +192,34 @@ func (p *Param) integer(v any) (string, *valueError) {
 		return "", err
 	}
 	return strconv.FormatInt(i, 10), nil
+}
+
+// exactFloat is the magnitude from which a float64 no longer holds every
+// whole number: 2^53+1 decodes as 2^53.
+const exactFloat = 1 << 53
+
+// wholeFloat refuses a decoded number that is not a whole number, or that
+// may not be the one the caller wrote: from 2^53 on, neighbouring whole
+// numbers decode to the same float64, and the argument that ran would
+// differ from the one asked for without anyone seeing it.
+func wholeFloat(f float64) *valueError {
+	switch {
+	case f != math.Trunc(f):
+		return refuseClause("type", "want a whole number, got %v", f)
+	case math.Abs(f) >= exactFloat:
+		return refuseClause("type", "want a whole number of magnitude below 2^53 (9007199254740992): "+
+			"a larger one may have been rounded when it was read, got %s", digits(f))
+	}
+	return nil
+}
+
+// digits writes a large decoded number as its digits, where there are not
+// too many of them to read.
+func digits(f float64) string {
+	if math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 func (p *Param) number(v any) (string, *valueError) {
