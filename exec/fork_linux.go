@@ -13,9 +13,10 @@ import (
 // rawForkArch says this architecture has the runner's own fork.
 const rawForkArch = true
 
-// rawStart starts ln with the runner's own fork.
-func rawStart(ln *launch) (pid, pidfd, tid int, err error) {
-	c := &child{setup: ln.setup}
+// rawStart starts ln with the runner's own fork, its descriptors staged on
+// st unless st is nil.
+func rawStart(ln *launch, st *stage) (pid, pidfd, tid int, err error) {
+	c := &child{setup: ln.setup, execAt: ln.execFD}
 	if c.path, err = syscall.BytePtrFromString(ln.path); err != nil {
 		return 0, -1, 0, err
 	}
@@ -36,7 +37,21 @@ func rawStart(ln *launch) (pid, pidfd, tid int, err error) {
 			return 0, -1, 0, err
 		}
 	}
-	pid, pidfd, tid, err = c.start(ln.cloneflags, ln.wantTID)
+	cloneflags := ln.cloneflags
+	if st != nil {
+		top, set, used, errno := st.put(&c.setup)
+		if errno != 0 {
+			return 0, -1, 0, &startError{op: "staging its descriptors", err: errno}
+		}
+		if set != nil {
+			defer st.release(set, used)
+		}
+		c.top, cloneflags = top, cloneflags|unix.CLONE_FILES
+		if c.execFD >= 0 {
+			c.execAt = 3
+		}
+	}
+	pid, pidfd, tid, err = c.start(cloneflags, ln.wantTID)
 	runtime.KeepAlive(argv)
 	runtime.KeepAlive(envp)
 	return pid, pidfd, tid, err
@@ -87,6 +102,11 @@ type child struct {
 	envp  unsafe.Pointer // **byte
 	dir   *byte          // nil: no chdir
 	mask  uint64         // the signal mask to restore before exec
+	// top is, for a child whose descriptors are staged (see stage), the
+	// descriptors it keeps of the table it shares at clone: those below
+	// top. 0: the child has a copy of the whole table.
+	top    int
+	execAt int // the descriptor it executes its program through, or -1
 
 	failStep  uint32 // the step that failed
 	failErrno uint32 // and how
@@ -198,8 +218,27 @@ func childMain(c *child) {
 	if c.nofile != nil {
 		syscall.RawSyscall6(unix.SYS_PRLIMIT64, 0, unix.RLIMIT_NOFILE, uintptr(unsafe.Pointer(c.nofile)), 0, 0, 0)
 	}
+	if c.top > 0 {
+		if _, _, e = syscall.RawSyscall(unix.SYS_CLOSE_RANGE, uintptr(c.top), ^uintptr(0), unix.CLOSE_RANGE_UNSHARE); e != 0 {
+			childFail(c, stepFiles, e)
+		}
+	}
 	for i := 0; i < 3; i++ {
 		if _, _, e = syscall.RawSyscall(unix.SYS_DUP3, uintptr(c.files[i]), uintptr(i), 0); e != 0 {
+			childFail(c, stepFiles, e)
+		}
+	}
+	if c.top > 0 {
+		keep := uintptr(3) // the first descriptor closed
+		if c.execFD >= 0 {
+			if c.execFD != 3 {
+				if _, _, e = syscall.RawSyscall(unix.SYS_DUP3, uintptr(c.execFD), 3, unix.O_CLOEXEC); e != 0 {
+					childFail(c, stepFiles, e)
+				}
+			}
+			keep = 4
+		}
+		if _, _, e = syscall.RawSyscall(unix.SYS_CLOSE_RANGE, keep, ^uintptr(0), 0); e != 0 {
 			childFail(c, stepFiles, e)
 		}
 	}
@@ -209,8 +248,8 @@ func childMain(c *child) {
 		}
 	}
 	syscall.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_SETMASK, uintptr(unsafe.Pointer(&c.mask)), 0, 8, 0, 0)
-	if c.execFD >= 0 {
-		_, _, e = syscall.RawSyscall6(unix.SYS_EXECVEAT, uintptr(c.execFD), uintptr(unsafe.Pointer(c.empty)),
+	if c.execAt >= 0 {
+		_, _, e = syscall.RawSyscall6(unix.SYS_EXECVEAT, uintptr(c.execAt), uintptr(unsafe.Pointer(c.empty)),
 			uintptr(c.argv), uintptr(c.envp), unix.AT_EMPTY_PATH, 0)
 	} else {
 		_, _, e = syscall.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(c.path)), uintptr(c.argv), uintptr(c.envp))

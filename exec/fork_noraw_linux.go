@@ -9,6 +9,6 @@ import "errors"
 const rawForkArch = false
 
 // rawStart is not available here.
-func rawStart(*launch) (pid, pidfd, tid int, err error) {
+func rawStart(*launch, *stage) (pid, pidfd, tid int, err error) {
 	return 0, -1, 0, errors.New("the runner has no fork of its own on this architecture")
 }

@@ -53,7 +53,11 @@ func (ln *launch) sandboxed() bool {
 // with syscall.ForkExec otherwise (which cannot apply a sandbox).
 func (l *Local) start(ln *launch) (pid, pidfd, tid int, err error) {
 	if l.rawFork() {
-		return rawStart(ln)
+		var st *stage
+		if l.os.staged && !l.simulate.noStage {
+			st = l.os.stage
+		}
+		return rawStart(ln, st)
 	}
 	if ln.sandboxed() {
 		return 0, -1, 0, errors.New("the sandbox needs the runner's own fork, which this system lacks")
@@ -87,15 +91,22 @@ func (l *Local) rawFork() bool { return !l.simulate.noRawFork && l.os.rawFork() 
 // rawFork reports, once, whether the runner's own fork works here: the
 // architecture has it, and the kernel has clone3 with CLONE_CLEAR_SIGHAND
 // (Linux 5.5) and lets this process use it (a container's seccomp profile
-// may refuse clone3).
+// may refuse clone3). Where it works, it also finds out whether children's
+// descriptors can be staged (close_range's CLOSE_RANGE_UNSHARE, Linux 5.9).
 func (s *osState) rawFork() bool {
 	s.rawForkOnce.Do(func() {
 		if !rawForkArch {
 			return
 		}
-		if fd, err := s.devnull(); err == nil {
-			s.rawForkOK = reachesExec(probeLaunch(fd))
+		fd, err := s.devnull()
+		if err != nil {
+			return
 		}
+		if s.stage != nil && reachesExec(probeLaunch(fd), s.stage) {
+			s.rawForkOK, s.staged = true, true
+			return
+		}
+		s.rawForkOK = reachesExec(probeLaunch(fd), nil)
 	})
 	return s.rawForkOK
 }
@@ -110,7 +121,7 @@ func (s *osState) filterWorks(prog *unix.SockFprog) bool {
 	}
 	ln := probeLaunch(fd)
 	ln.nnp, ln.filter = true, prog
-	return reachesExec(ln)
+	return reachesExec(ln, nil)
 }
 
 // probeLaunch is a child that execs a path that does not exist, with fd
@@ -120,10 +131,10 @@ func probeLaunch(fd int) *launch {
 		path: "/nonexistent/assent-probe", argv: []string{"probe"}}
 }
 
-// reachesExec starts ln with the runner's own fork and reports whether its
-// child got as far as exec.
-func reachesExec(ln *launch) bool {
-	_, _, _, err := rawStart(ln)
+// reachesExec starts ln with the runner's own fork, staged on st unless st
+// is nil, and reports whether its child got as far as exec.
+func reachesExec(ln *launch, st *stage) bool {
+	_, _, _, err := rawStart(ln, st)
 	var se *startError
 	return errors.As(err, &se) && se.step == stepExec
 }

@@ -90,6 +90,7 @@ type Local struct {
 type simulated struct {
 	noLandlock bool // a kernel without Landlock
 	noRawFork  bool // no fork of the runner's own (no clone3, or another architecture)
+	noStage    bool // no staging of children's descriptors (no CLOSE_RANGE_UNSHARE)
 	busy       bool // every run finds others waiting (see ownPollUpTo)
 }
 

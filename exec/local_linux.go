@@ -27,6 +27,11 @@ type osState struct {
 
 	rawForkOnce sync.Once
 	rawForkOK   bool
+	// stage is where children's descriptors are staged (see stage), nil if
+	// its slots could not be made; staged says the kernel can (found out
+	// with rawForkOK).
+	stage  *stage
+	staged bool
 
 	// nofile is the open-file limit children get back (see childNofile),
 	// worked out once, beside the first start rather than before it.
@@ -52,6 +57,10 @@ func (s *osState) init(l *Local) {
 	} else {
 		s.devnullFD = fd
 		runtime.AddCleanup(l, func(fd int) { unix.Close(fd) }, fd)
+		if st, err := newStage(fd); err == nil {
+			s.stage = st
+			runtime.AddCleanup(l, func(st *stage) { st.close() }, st)
+		}
 	}
 	s.nofile = sync.OnceValue(childNofile)
 	go s.nofile()
