@@ -90,18 +90,20 @@ func TestLocalRun_LeavesNoDescriptorOpen(t *testing.T) {
 // TestLocalRun_ChildStartsWithItsStreamsAlone shows that a program starts
 // with stdin, stdout and stderr and no other descriptor, not even one this
 // process holds without close-on-exec (as a careless library might open
-// one): with its descriptors below stageFrom, where the child keeps them
-// where they are, and above it, where they are staged; with its program
-// pinned or not, sandboxed or not. After each start, the slots hold
-// /dev/null again, and no end of the child's pipes.
+// one, or as assent may inherit one): with its descriptors low, where the
+// child keeps them where they are, and staged in slots, as a process
+// holding many descriptors stages them; with its program pinned or not,
+// sandboxed or not. After each start, the slots hold /dev/null again, and
+// no end of the child's pipes.
 func TestLocalRun_ChildStartsWithItsStreamsAlone(t *testing.T) {
 	leak, err := unix.Open("/dev/null", unix.O_RDONLY, 0) // inherited by every plain fork
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { unix.Close(leak) })
-	l := NewLocal(Options{})
-	t.Cleanup(func() { l.Close() })
+	low, staged := NewLocal(Options{}), NewLocal(Options{})
+	staged.simulate.stageAlways = true
+	t.Cleanup(func() { low.Close(); staged.Close() })
 	plain := helperCmd(t, "fds")
 	id, err := IdentityOf(plain.Path, true)
 	if err != nil {
@@ -109,15 +111,20 @@ func TestLocalRun_ChildStartsWithItsStreamsAlone(t *testing.T) {
 	}
 	pinned := with(plain, func(c *Command) { c.Program = id })
 	boxed := with(pinned, func(c *Command) { c.Sandbox = &Sandbox{Read: []string{t.TempDir()}} })
-	for _, high := range []bool{false, true} {
-		if high {
-			fillBelowStageFrom(t)
-		}
+	requireStaging(t, low)
+	requireStaging(t, staged)
+	for _, l := range []*Local{low, staged} {
 		for name, cmd := range map[string]Command{"plain": plain, "pinned": pinned, "sandboxed": boxed} {
-			t.Run(map[bool]string{false: "low", true: "staged"}[high]+"/"+name, func(t *testing.T) {
+			t.Run(map[bool]string{false: "low", true: "staged"}[l.simulate.stageAlways]+"/"+name, func(t *testing.T) {
+				before := l.os.stage.staged.Load()
 				res := l.Run(context.Background(), cmd, nil)
 				if got := string(res.Stdout.Data); res.ExitCode != 0 || got != "0 1 2" {
 					t.Fatalf("the program started with descriptors %q (exit %d, %s); want \"0 1 2\"", got, res.ExitCode, res.Stderr.Data)
+				}
+				// A low start stages only if this process's table is full
+				// below stageFrom, which other tests' leftovers may do.
+				if n := l.os.stage.staged.Load() - before; l.simulate.stageAlways && n != 1 {
+					t.Errorf("%d starts used a set of slots; want 1", n)
 				}
 				for _, fd := range l.os.stage.slots() {
 					if to, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd)); to != "/dev/null" {
@@ -130,12 +137,18 @@ func TestLocalRun_ChildStartsWithItsStreamsAlone(t *testing.T) {
 }
 
 // TestLocalRun_StagedStartsAtOnceKeepTheirOwnStreams starts many runs at
-// once with their descriptors above stageFrom, more than there are sets of
-// slots: each run reads its own child's output, and its child alone.
+// once, each staged, more than there are sets of slots and with one set
+// held throughout: each run reads its own child's output, and its child
+// alone, and none waits for the set held.
 func TestLocalRun_StagedStartsAtOnceKeepTheirOwnStreams(t *testing.T) {
 	l := NewLocal(Options{})
+	l.simulate.stageAlways = true
 	t.Cleanup(func() { l.Close() })
-	fillBelowStageFrom(t)
+	requireStaging(t, l)
+	// A set no start gives back (an exec that hangs) holds up none of them.
+	stuck := l.os.stage.take()
+	t.Cleanup(func() { l.os.stage.release(stuck, 0) })
+	before := l.os.stage.staged.Load()
 	const runs = 8 * stageSets
 	errs := make(chan error, runs)
 	for i := range runs {
@@ -151,25 +164,82 @@ func TestLocalRun_StagedStartsAtOnceKeepTheirOwnStreams(t *testing.T) {
 			errs <- nil
 		}()
 	}
+	timeout := time.After(time.Minute)
 	for range runs {
-		if err := <-errs; err != nil {
-			t.Error(err)
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Error(err)
+			}
+		case <-timeout:
+			t.Fatal("the runs did not end: a start waits for the set held")
+		}
+	}
+	if staged := l.os.stage.staged.Load() - before; staged != 5*runs {
+		t.Errorf("%d starts used a set of slots; want %d", staged, 5*runs)
+	}
+}
+
+// requireStaging runs a child, which finds out whether this system can
+// stage descriptors, and skips the test where it cannot (a kernel before
+// 5.9): there a child gets the whole table, as os/exec's does.
+func requireStaging(t *testing.T, l *Local) {
+	t.Helper()
+	if res := l.Run(context.Background(), Command{Path: "/bin/true", Argv: []string{"true"}}, nil); res.ExitCode != 0 {
+		t.Fatalf("/bin/true: %+v", res)
+	}
+	if !l.os.staged {
+		t.Skip("this system cannot stage a child's descriptors (no CLOSE_RANGE_UNSHARE)")
+	}
+}
+
+// TestLocalRun_PinnedProgramWithStdinClosed runs a pinned program from a
+// process whose stdin is closed. The program's descriptor then opened as 0,
+// and the child, putting its own stdin there, executed that instead of the
+// program (exit 126, permission denied).
+func TestLocalRun_PinnedProgramWithStdinClosed(t *testing.T) {
+	saved, err := unix.FcntlInt(0, unix.F_DUPFD_CLOEXEC, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.Close(0)
+	t.Cleanup(func() {
+		if err := unix.Dup3(saved, 0, 0); err != nil {
+			t.Errorf("restoring stdin: %v", err)
+		}
+		unix.Close(saved)
+	})
+	id, err := IdentityOf("/bin/true", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sim := range []simulated{{}, {noStage: true}} {
+		l := NewLocal(Options{})
+		l.simulate = sim
+		t.Cleanup(func() { l.Close() })
+		if res := l.Run(context.Background(), Command{Path: "/bin/true", Argv: []string{"true"}, Program: id}, nil); res.ExitCode != 0 {
+			t.Errorf("staging off %v: exit %d, start error %q", sim.noStage, res.ExitCode, res.StartError)
 		}
 	}
 }
 
-// fillBelowStageFrom opens /dev/null until a descriptor comes at stageFrom
-// or above, so that the runs after it get their pipes above it and are
-// staged; the test's end closes them.
-func fillBelowStageFrom(t *testing.T) {
-	for {
-		fd, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			t.Fatal(err)
+// TestLocal_CloseClosesTheSlots shows that Close gives back the slots'
+// descriptors at once, not when the collector finds the Local, and that a
+// staged start after it fails rather than staging into descriptors that
+// may since be another file's.
+func TestLocal_CloseClosesTheSlots(t *testing.T) {
+	l := NewLocal(Options{})
+	l.simulate.stageAlways = true
+	requireStaging(t, l)
+	slots := l.os.stage.slots()
+	l.Close()
+	for _, fd := range slots {
+		if to, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd)); err == nil && to == "/dev/null" {
+			t.Errorf("slot %d is still open on /dev/null after Close", fd)
 		}
-		t.Cleanup(func() { unix.Close(fd) })
-		if fd >= stageFrom {
-			return
-		}
+	}
+	res := l.Run(context.Background(), Command{Path: "/bin/true", Argv: []string{"true"}}, nil)
+	if !strings.Contains(res.StartError, "staging its descriptors") {
+		t.Errorf("a start after Close: %+v; want it refused while staging", res)
 	}
 }

@@ -39,7 +39,7 @@ func rawStart(ln *launch, st *stage) (pid, pidfd, tid int, err error) {
 	}
 	cloneflags := ln.cloneflags
 	if st != nil {
-		top, set, used, errno := st.put(&c.setup)
+		top, set, used, errno := st.put(&c.setup, ln.stageAlways)
 		if errno != 0 {
 			return 0, -1, 0, &startError{op: "staging its descriptors", err: errno}
 		}
@@ -147,12 +147,7 @@ func (c *child) start(cloneflags uintptr, tid bool) (pid, pidfd, forker int, err
 	pid = int(r)
 	if c.failErrno != 0 {
 		// The child has exited (the parent resumes only then, or at exec).
-		var ws syscall.WaitStatus
-		for {
-			if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
-				break
-			}
-		}
+		reapChild(pid)
 		if c.pidfd >= 0 {
 			unix.Close(int(c.pidfd))
 		}

@@ -21,8 +21,9 @@ type launch struct {
 	envp []*byte // env as execve takes it, when it is the Local's base one
 	dir  string
 
-	cloneflags uintptr // namespaces of its own
-	wantTID    bool    // report the thread the child was forked from
+	cloneflags  uintptr // namespaces of its own
+	wantTID     bool    // report the thread the child was forked from
+	stageAlways bool    // stage its descriptors however low they are (tests)
 }
 
 // setup is what the child does to itself between clone and exec that
@@ -56,6 +57,7 @@ func (l *Local) start(ln *launch) (pid, pidfd, tid int, err error) {
 		var st *stage
 		if l.os.staged && !l.simulate.noStage {
 			st = l.os.stage
+			ln.stageAlways = l.simulate.stageAlways
 		}
 		return rawStart(ln, st)
 	}
@@ -134,9 +136,26 @@ func probeLaunch(fd int) *launch {
 // reachesExec starts ln with the runner's own fork, staged on st unless st
 // is nil, and reports whether its child got as far as exec.
 func reachesExec(ln *launch, st *stage) bool {
-	_, _, _, err := rawStart(ln, st)
+	pid, pidfd, _, err := rawStart(ln, st)
+	if err == nil {
+		// Neither failed nor executed: something killed the child (a
+		// seccomp profile that kills on a call it refuses, say).
+		unix.Close(pidfd)
+		reapChild(pid)
+		return false
+	}
 	var se *startError
 	return errors.As(err, &se) && se.step == stepExec
+}
+
+// reapChild waits for the child pid to end, which it has or is about to.
+func reapChild(pid int) {
+	var ws syscall.WaitStatus
+	for {
+		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+			return
+		}
+	}
 }
 
 // Steps of the child between clone and exec, for the error a failed start

@@ -91,7 +91,10 @@ type simulated struct {
 	noLandlock bool // a kernel without Landlock
 	noRawFork  bool // no fork of the runner's own (no clone3, or another architecture)
 	noStage    bool // no staging of children's descriptors (no CLOSE_RANGE_UNSHARE)
-	busy       bool // every run finds others waiting (see ownPollUpTo)
+	// stageAlways stages every start's descriptors, however low they
+	// are: what a process holding many descriptors does.
+	stageAlways bool
+	busy        bool // every run finds others waiting (see ownPollUpTo)
 }
 
 // Local is the real Runner.

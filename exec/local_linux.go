@@ -81,6 +81,9 @@ func (s *osState) devnull() (int, error) {
 func (s *osState) close() {
 	s.sandbox.close()
 	s.reaper.close()
+	if s.stage != nil {
+		s.stage.close()
+	}
 }
 
 // pidns reports, once, whether children may get PID namespaces.

@@ -33,6 +33,9 @@ type programFile struct {
 // pinned identity is then what a start through /proc/self/fd/N executes.
 func openProgram(path string) (*programFile, error) {
 	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err == nil {
+		fd, err = aboveStdio(fd)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@
 package exec
 
 import (
-	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -33,13 +32,19 @@ const stageSets = 4
 // stage is the slots children's descriptors are staged in.
 type stage struct {
 	sets [stageSets]slotSet
-	next atomic.Uint32 // the set a start waits for when all are taken
-	null int           // /dev/null, which the slots are reset to
+	// free holds the sets no start is using. A start waits for whichever
+	// comes back first: an exec that hangs (a program on a stalled mount)
+	// holds its set for as long, and no other start waits on it.
+	free chan *slotSet
+	null int // /dev/null, which the slots are reset to
+	// staged counts the starts that used a set; the tests check it.
+	staged atomic.Int64
+	// closed says close has closed the slots.
+	closed atomic.Bool
 }
 
 // slotSet is the slots one start stages in.
 type slotSet struct {
-	mu sync.Mutex // held by the start that stages in it
 	// fds are for stdin, stdout, stderr and the program; each holds
 	// /dev/null between starts.
 	fds [4]int
@@ -49,23 +54,24 @@ type slotSet struct {
 // newStage makes the slots as copies of null, the lowest descriptors free
 // from 3 on.
 func newStage(null int) (*stage, error) {
-	st := &stage{null: null}
+	st := &stage{null: null, free: make(chan *slotSet, stageSets)}
 	for i := range st.sets {
 		set := &st.sets[i]
 		for j := range set.fds {
 			fd, err := unix.FcntlInt(uintptr(null), unix.F_DUPFD_CLOEXEC, 3)
 			if err != nil {
-				st.close()
+				st.closeAll()
 				return nil, err
 			}
 			set.fds[j], set.top = fd, max(set.top, fd+1)
 		}
+		st.free <- set
 	}
 	return st, nil
 }
 
 // close closes the slots made.
-func (st *stage) close() {
+func (st *stage) closeAll() {
 	for i := range st.sets {
 		for _, fd := range st.sets[i].fds {
 			if fd > 0 {
@@ -73,6 +79,31 @@ func (st *stage) close() {
 			}
 		}
 	}
+}
+
+// close closes the slots, once, if no start is using them; a start after
+// it fails. It waits for no start: a set held by an exec that hangs is
+// left, and so is every slot, until the Local is unreachable, when close
+// is called again.
+func (st *stage) close() {
+	if st.closed.Load() {
+		return
+	}
+	var got []*slotSet
+	for range stageSets {
+		select {
+		case set := <-st.free:
+			got = append(got, set)
+		default:
+			for _, set := range got {
+				st.free <- set
+			}
+			return
+		}
+	}
+	st.closed.Store(true)
+	st.closeAll()
+	close(st.free)
 }
 
 // slots returns every slot, for tests.
@@ -92,18 +123,21 @@ const stageFrom = 64
 
 // put readies s's descriptors for a child that shares this process's table
 // at clone, and returns the top of what the child is to keep of it. When
-// they all lie below stageFrom, it changes nothing and returns no set.
+// they all lie below stageFrom, it changes nothing and returns no set,
+// unless always (tests).
 // Otherwise it takes a set of slots (a free one, else it waits for one),
 // stages the descriptors in it and points s at them: its files at the first
 // three slots, its program (if any) at the fourth; used says which slots
 // hold something other than /dev/null. The caller releases the set after
 // the start. A failure leaves no set taken.
-func (st *stage) put(s *setup) (top int, set *slotSet, used uint8, err syscall.Errno) {
+func (st *stage) put(s *setup, always bool) (top int, set *slotSet, used uint8, err syscall.Errno) {
 	need := max(s.files[0], s.files[1], s.files[2], s.execFD)
-	if need < stageFrom {
+	if need < stageFrom && !always {
 		return need + 1, nil, 0, 0
 	}
-	set = st.take()
+	if set = st.take(); set == nil {
+		return 0, nil, 0, unix.EBADF // the Local is closed
+	}
 	for i, fd := range s.files {
 		if fd == st.null {
 			s.files[i] = set.fds[i]
@@ -125,20 +159,15 @@ func (st *stage) put(s *setup) (top int, set *slotSet, used uint8, err syscall.E
 	return set.top, set, used, 0
 }
 
-// take locks a free set, or, with every set taken, waits for one in turn.
+// take returns a free set, waiting for one if none is; nil once the slots
+// are closed.
 func (st *stage) take() *slotSet {
-	for i := range st.sets {
-		if st.sets[i].mu.TryLock() {
-			return &st.sets[i]
-		}
-	}
-	set := &st.sets[st.next.Add(1)%stageSets]
-	set.mu.Lock()
-	return set
+	st.staged.Add(1)
+	return <-st.free
 }
 
 // release puts /dev/null back in the slots used, so that this process
-// holds no end of a child's pipes past its start, and unlocks the set.
+// holds no end of a child's pipes past its start, and frees the set.
 // dup3 from an open descriptor onto another cannot fail but for EINTR,
 // which it is retried on.
 func (st *stage) release(set *slotSet, used uint8) {
@@ -148,5 +177,5 @@ func (st *stage) release(set *slotSet, used uint8) {
 			}
 		}
 	}
-	set.mu.Unlock()
+	st.free <- set
 }
