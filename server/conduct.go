@@ -1,10 +1,8 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -65,12 +63,11 @@ func (c *conduct) post(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Content-Type must be application/json", http.StatusUnsupportedMediaType)
 		return
 	}
-	body, err := io.ReadAll(r.Body) // the guard has capped it
+	body, err := bodyOf(r) // the guard has capped it
 	if err != nil {
 		http.Error(w, "the request body could not be read", http.StatusBadRequest)
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	m := parseMessage(body)
 	switch m.kind {
 	case kindBlank:

@@ -67,9 +67,33 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = &readBody{Reader: bytes.NewReader(body), data: body}
 	}
 	g.next.ServeHTTP(w, r)
+}
+
+// readBody is a request body the guard has read whole, within the cap:
+// what comes after it reads the bytes without a copy (bodyOf).
+type readBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+// Close closes nothing.
+func (*readBody) Close() error { return nil }
+
+// bodyOf returns r's whole body. A body the guard read is returned as it
+// is, and left unread for mcp-go; any other is read and put back.
+func bodyOf(r *http.Request) ([]byte, error) {
+	if b, ok := r.Body.(*readBody); ok {
+		return b.data, nil
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	r.Body = &readBody{Reader: bytes.NewReader(body), data: body}
+	return body, nil
 }
 
 // refuse answers with status and a plain-text reason, and logs the

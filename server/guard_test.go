@@ -2,7 +2,9 @@ package server
 
 import (
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -83,4 +85,34 @@ func postChunked(t *testing.T, hc *http.Client, url, body string, header map[str
 	}
 	resp.Body.Close()
 	return resp
+}
+
+// TestGuard_BodyIsReadOnce shows that what follows the guard gets the body
+// the guard read without a copy, as often as it asks, and that a handler
+// after it still reads the whole body.
+func TestGuard_BodyIsReadOnce(t *testing.T) {
+	const body = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	var first, second []byte
+	var rest string
+	g := &guard{token: []byte(testToken), maxBody: 1 << 20, log: slog.New(slog.DiscardHandler),
+		next: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var err error
+			if first, err = bodyOf(r); err != nil {
+				t.Error(err)
+			}
+			if second, err = bodyOf(r); err != nil {
+				t.Error(err)
+			}
+			b, _ := io.ReadAll(r.Body)
+			rest = string(b)
+		})}
+	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:7323/mcp", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	g.ServeHTTP(httptest.NewRecorder(), req)
+	if string(first) != body || string(second) != body || rest != body {
+		t.Fatalf("the handler read %q, then %q, then %q from the body; want %q each time", first, second, rest, body)
+	}
+	if &first[0] != &second[0] {
+		t.Error("the body was copied between reads")
+	}
 }
