@@ -224,22 +224,29 @@ func TestLocalRun_PinnedProgramWithStdinClosed(t *testing.T) {
 }
 
 // TestLocal_CloseClosesTheSlots shows that Close gives back the slots'
-// descriptors at once, not when the collector finds the Local, and that a
-// staged start after it fails rather than staging into descriptors that
-// may since be another file's.
+// descriptors at once, not when the collector finds the Local, even when
+// called twice at once, and that a start after it still runs, unstaged,
+// rather than staging into descriptors that may since be another file's.
 func TestLocal_CloseClosesTheSlots(t *testing.T) {
 	l := NewLocal(Options{})
 	l.simulate.stageAlways = true
 	requireStaging(t, l)
 	slots := l.os.stage.slots()
+	done := make(chan struct{})
+	go func() { l.Close(); close(done) }()
 	l.Close()
+	<-done
 	for _, fd := range slots {
 		if to, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd)); err == nil && to == "/dev/null" {
 			t.Errorf("slot %d is still open on /dev/null after Close", fd)
 		}
 	}
-	res := l.Run(context.Background(), Command{Path: "/bin/true", Argv: []string{"true"}}, nil)
-	if !strings.Contains(res.StartError, "staging its descriptors") {
-		t.Errorf("a start after Close: %+v; want it refused while staging", res)
+	before := l.os.stage.staged.Load()
+	res := l.Run(context.Background(), helperCmd(t, "args", "after"), nil)
+	if res.ExitCode != 0 || string(res.Stdout.Data) != "after" {
+		t.Errorf("a start after Close: exit %d, stdout %q, start error %q", res.ExitCode, res.Stdout.Data, res.StartError)
+	}
+	if l.os.stage.staged.Load()-before != 1 {
+		t.Error("the start after Close did not ask for a set of slots")
 	}
 }

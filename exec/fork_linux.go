@@ -46,9 +46,11 @@ func rawStart(ln *launch, st *stage) (pid, pidfd, tid int, err error) {
 		if set != nil {
 			defer st.release(set, used)
 		}
-		c.top, cloneflags = top, cloneflags|unix.CLONE_FILES
-		if c.execFD >= 0 {
-			c.execAt = 3
+		if top > 0 {
+			c.top, cloneflags = top, cloneflags|unix.CLONE_FILES
+			if c.execFD >= 0 {
+				c.execAt = 3
+			}
 		}
 	}
 	pid, pidfd, tid, err = c.start(cloneflags, ln.wantTID)

@@ -3,6 +3,7 @@
 package exec
 
 import (
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -39,8 +40,9 @@ type stage struct {
 	null int // /dev/null, which the slots are reset to
 	// staged counts the starts that used a set; the tests check it.
 	staged atomic.Int64
-	// closed says close has closed the slots.
-	closed atomic.Bool
+	// mu makes close one at a time; closed says it has closed the slots.
+	mu     sync.Mutex
+	closed bool
 }
 
 // slotSet is the slots one start stages in.
@@ -70,7 +72,7 @@ func newStage(null int) (*stage, error) {
 	return st, nil
 }
 
-// close closes the slots made.
+// closeAll closes the slots made.
 func (st *stage) closeAll() {
 	for i := range st.sets {
 		for _, fd := range st.sets[i].fds {
@@ -81,12 +83,15 @@ func (st *stage) closeAll() {
 	}
 }
 
-// close closes the slots, once, if no start is using them; a start after
-// it fails. It waits for no start: a set held by an exec that hangs is
-// left, and so is every slot, until the Local is unreachable, when close
-// is called again.
+// close closes the slots, once, if no start is using them. A start after
+// it is not staged: its child gets the whole table, as where the kernel
+// cannot stage. close waits for no start: a set held by an exec that hangs
+// is left, and so is every slot, until the Local is unreachable, when
+// close is called again.
 func (st *stage) close() {
-	if st.closed.Load() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed {
 		return
 	}
 	var got []*slotSet
@@ -101,7 +106,7 @@ func (st *stage) close() {
 			return
 		}
 	}
-	st.closed.Store(true)
+	st.closed = true
 	st.closeAll()
 	close(st.free)
 }
@@ -129,14 +134,15 @@ const stageFrom = 64
 // stages the descriptors in it and points s at them: its files at the first
 // three slots, its program (if any) at the fourth; used says which slots
 // hold something other than /dev/null. The caller releases the set after
-// the start. A failure leaves no set taken.
+// the start. A failure leaves no set taken. Once the slots are closed, it
+// returns a top of 0: the child is not to share the table.
 func (st *stage) put(s *setup, always bool) (top int, set *slotSet, used uint8, err syscall.Errno) {
 	need := max(s.files[0], s.files[1], s.files[2], s.execFD)
 	if need < stageFrom && !always {
 		return need + 1, nil, 0, 0
 	}
 	if set = st.take(); set == nil {
-		return 0, nil, 0, unix.EBADF // the Local is closed
+		return 0, nil, 0, 0 // closed: not staged
 	}
 	for i, fd := range s.files {
 		if fd == st.null {
