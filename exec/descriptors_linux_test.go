@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -248,5 +249,40 @@ func TestLocal_CloseClosesTheSlots(t *testing.T) {
 	}
 	if l.os.stage.staged.Load()-before != 1 {
 		t.Error("the start after Close did not ask for a set of slots")
+	}
+}
+
+// TestSealInherited shows a descriptor held without close-on-exec reaching
+// a child that copies the whole table (the runner unstaged, as on a kernel
+// before 5.9), and no longer once SealInherited, or its fallback by
+// /proc/self/fd, has marked it.
+func TestSealInherited(t *testing.T) {
+	l := NewLocal(Options{})
+	l.simulate.noStage = true
+	t.Cleanup(func() { l.Close() })
+	for name, seal := range map[string]func() error{"close_range": SealInherited, "listed": sealListed} {
+		t.Run(name, func(t *testing.T) {
+			leak, err := unix.Open("/dev/null", unix.O_RDONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unix.Close(leak)
+			fds := func() []string {
+				res := l.Run(context.Background(), helperCmd(t, "fds"), nil)
+				return strings.Fields(string(res.Stdout.Data))
+			}
+			if got := fds(); !slices.Contains(got, strconv.Itoa(leak)) {
+				t.Fatalf("the unsealed descriptor %d did not reach the child (it had %q): the test shows nothing", leak, got)
+			}
+			if err := seal(); err != nil {
+				t.Fatal(err)
+			}
+			if flags, err := unix.FcntlInt(uintptr(leak), unix.F_GETFD, 0); err != nil || flags&unix.FD_CLOEXEC == 0 {
+				t.Errorf("descriptor %d flags %#x (%v) after sealing; want FD_CLOEXEC", leak, flags, err)
+			}
+			if got := fds(); slices.Contains(got, strconv.Itoa(leak)) {
+				t.Errorf("the sealed descriptor %d reached the child: %q", leak, got)
+			}
+		})
 	}
 }

@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
 	osexec "os/exec"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -171,5 +175,45 @@ func TestE2E_StdioRefusesAToolFileAToolCanWrite(t *testing.T) {
 	want := `tool file ` + e.tools + ` lies under ` + e.dir + `/work, where tool "burn" (working directory) and tool "touch_it" (path parameter {file})`
 	if !strings.Contains(string(out), want) {
 		t.Fatalf("output %s\nwant %s", out, want)
+	}
+}
+
+// TestE2E_StdioSealsWhatItInherited starts assent with a descriptor it
+// inherits without close-on-exec, as a careless parent passes one, and
+// finds it marked close-on-exec once assent answers: no program it runs
+// gets it, however its child is forked.
+func TestE2E_StdioSealsWhatItInherited(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("descriptor flags are read from /proc, and only Linux seals them")
+	}
+	e := newE2E(t)
+	leak, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leak.Close()
+	var cmd *osexec.Cmd
+	tr := transport.NewStdioWithOptions(e.bin, nil, []string{"stdio", "--headless", "--tools", e.tools}, transport.WithCommandFunc(
+		func(ctx context.Context, _ string, _ []string, args []string) (*osexec.Cmd, error) {
+			cmd = e.command(ctx, args...)
+			cmd.ExtraFiles = []*os.File{leak} // descriptor 3, without close-on-exec
+			return cmd, nil
+		}))
+	c := client.NewClient(tr)
+	var n servertest.Notes
+	servertest.Connect(t, c, "e2e-agent", &n)
+	t.Cleanup(func() { _ = c.Close() })
+	info, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/3", cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flags int64
+	for _, line := range strings.Split(string(info), "\n") {
+		if v, ok := strings.CutPrefix(line, "flags:"); ok {
+			flags, err = strconv.ParseInt(strings.TrimSpace(v), 8, 64)
+		}
+	}
+	if err != nil || flags&syscall.O_CLOEXEC == 0 {
+		t.Fatalf("assent's descriptor 3 has flags %#o (%v); want O_CLOEXEC among them:\n%s", flags, err, info)
 	}
 }

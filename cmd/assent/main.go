@@ -11,9 +11,16 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/assent-sh/assent/exec"
 )
 
 func main() {
+	// Before anything opens a descriptor: what assent inherited without
+	// close-on-exec is not passed on to the programs it runs.
+	if err := exec.SealInherited(); err != nil {
+		fmt.Fprintln(os.Stderr, "assent: warning: inherited descriptors may reach the programs run:", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newRootCmd().ExecuteContext(ctx)
 	stop()
