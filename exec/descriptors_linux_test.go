@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -284,5 +285,46 @@ func TestSealInherited(t *testing.T) {
 				t.Errorf("the sealed descriptor %d reached the child: %q", leak, got)
 			}
 		})
+	}
+}
+
+// TestStage_CloseTwiceAtOnce closes fresh stages from two goroutines at
+// once, many times: each time one close closes the slots, and neither
+// closes the channel a second time (a panic) or gives up on sets the other
+// took.
+func TestStage_CloseTwiceAtOnce(t *testing.T) {
+	null, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(null)
+	for round := range 3000 {
+		st, err := newStage(null)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		panics := make(chan any, 2)
+		start := make(chan struct{})
+		for range 2 {
+			wg.Go(func() {
+				defer func() {
+					if p := recover(); p != nil {
+						panics <- p
+					}
+				}()
+				<-start
+				st.close()
+			})
+		}
+		close(start)
+		wg.Wait()
+		close(panics)
+		for p := range panics {
+			t.Fatalf("round %d: close panicked: %v", round, p)
+		}
+		if !st.closed {
+			t.Fatalf("round %d: neither close closed the slots", round)
+		}
 	}
 }

@@ -104,9 +104,9 @@ type child struct {
 	envp  unsafe.Pointer // **byte
 	dir   *byte          // nil: no chdir
 	mask  uint64         // the signal mask to restore before exec
-	// top is, for a child whose descriptors are staged (see stage), the
-	// descriptors it keeps of the table it shares at clone: those below
-	// top. 0: the child has a copy of the whole table.
+	// top is, for a child that shares this process's table at clone (see
+	// stage), the descriptors it keeps of it: those below top. 0: the
+	// child has a copy of the whole table.
 	top    int
 	execAt int // the descriptor it executes its program through, or -1
 

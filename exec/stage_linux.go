@@ -130,14 +130,14 @@ const stageFrom = 64
 
 // put readies s's descriptors for a child that shares this process's table
 // at clone, and returns the top of what the child is to keep of it. When
-// they all lie below stageFrom, it changes nothing and returns no set,
-// unless always (tests).
-// Otherwise it takes a set of slots (a free one, else it waits for one),
-// stages the descriptors in it and points s at them: its files at the first
-// three slots, its program (if any) at the fourth; used says which slots
-// hold something other than /dev/null. The caller releases the set after
-// the start. A failure leaves no set taken. Once the slots are closed, it
-// returns a top of 0: the child is not to share the table.
+// they all lie below stageFrom, and always (tests) is false, it changes
+// nothing and returns no set. Otherwise it takes a set of slots (a free
+// one, else it waits for one), stages the descriptors in it and points s
+// at them: its files at the first three slots, its program (if any) at the
+// fourth; used says which slots hold something other than /dev/null. The
+// caller releases the set after the start. A failure leaves no set taken.
+// Once the slots are closed, it returns a top of 0: the child is not to
+// share the table.
 func (st *stage) put(s *setup, always bool) (top int, set *slotSet, used uint8, err syscall.Errno) {
 	need := max(s.files[0], s.files[1], s.files[2], s.execFD)
 	if need < stageFrom && !always {

@@ -67,7 +67,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
-		r.Body = &readBody{Reader: bytes.NewReader(body), data: body}
+		r.Body = newReadBody(body)
 	}
 	g.next.ServeHTTP(w, r)
 }
@@ -78,6 +78,8 @@ type readBody struct {
 	*bytes.Reader
 	data []byte
 }
+
+func newReadBody(body []byte) *readBody { return &readBody{Reader: bytes.NewReader(body), data: body} }
 
 // Close closes nothing.
 func (*readBody) Close() error { return nil }
@@ -92,7 +94,7 @@ func bodyOf(r *http.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Body = &readBody{Reader: bytes.NewReader(body), data: body}
+	r.Body = newReadBody(body)
 	return body, nil
 }
 
