@@ -12,12 +12,8 @@ import (
 // descriptor it returns nil, and every request hands the reading on at
 // once.
 func waitingIn(in io.Reader) func() bool {
-	sc, ok := in.(syscall.Conn)
+	rc, ok := descriptorOf(in)
 	if !ok {
-		return nil
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
 		return nil
 	}
 	return func() bool {
@@ -27,4 +23,15 @@ func waitingIn(in io.Reader) func() bool {
 		// Not knowing counts as waiting: the reading is handed on at once.
 		return err != nil || ioctlErr != nil || n > 0
 	}
+}
+
+// descriptorOf returns the descriptor behind a reader or writer (an
+// *os.File, a net.Conn), if it has one.
+func descriptorOf(v any) (syscall.RawConn, bool) {
+	sc, ok := v.(syscall.Conn)
+	if !ok {
+		return nil, false
+	}
+	rc, err := sc.SyscallConn()
+	return rc, err == nil
 }
