@@ -90,7 +90,7 @@ func newRig(bin, protocol string) (*rig, error) {
 	}
 	if bin != "" {
 		s.bin = bin
-	} else if out, err := osexec.Command("go", "build", "-o", s.bin, "./cmd/assent").CombinedOutput(); err != nil {
+	} else if out, err := goBuild(s.bin, "./cmd/assent").CombinedOutput(); err != nil {
 		s.cleanup()
 		return nil, fmt.Errorf("building assent (run from the repository root): %v\n%s", err, out)
 	}
@@ -98,6 +98,15 @@ func newRig(bin, protocol string) (*rig, error) {
 }
 
 func (s *rig) cleanup() { os.RemoveAll(s.dir) }
+
+// goBuild builds pkg into out as the README installs assent: without cgo,
+// so a static binary that needs no dynamic loader or libc at its start.
+// The startup floors are built alike, to be measured like for like.
+func goBuild(out, pkg string) *osexec.Cmd {
+	cmd := osexec.Command("go", "build", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	return cmd
+}
 
 // journal is where the server called name keeps its journal: in a
 // directory of its own, as an operator's is kept under the state

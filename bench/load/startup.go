@@ -38,7 +38,7 @@ func (s *rig) startup(against string, tools, runs int) error {
 	floors := map[string]string{}
 	for _, f := range []string{"bare", "mcpgo"} {
 		floors[f] = filepath.Join(s.dir, "floor-"+f)
-		if out, err := osexec.Command("go", "build", "-o", floors[f], "./bench/startfloor/"+f).CombinedOutput(); err != nil {
+		if out, err := goBuild(floors[f], "./bench/startfloor/"+f).CombinedOutput(); err != nil {
 			return fmt.Errorf("building the %s floor (run from the repository root): %v\n%s", f, err, out)
 		}
 	}
