@@ -89,6 +89,12 @@ func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
 		}
 		return nil, fmt.Errorf("listen on %s: %w", o.Addr, err)
 	}
+	if !o.AllowRemote {
+		if err := loopbackOnly(o.Addr, ln.Addr()); err != nil {
+			ln.Close()
+			return nil, err
+		}
+	}
 	h := &HTTP{ln: ln, url: "http://" + ln.Addr().String() + EndpointPath}
 	// mcp-go answers HTTP requests: it must hold the tools first.
 	h.mcp = mcpserver.NewStreamableHTTPServer(s.MCP(),
@@ -111,6 +117,17 @@ func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
 		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	return h, nil
+}
+
+// loopbackOnly refuses a listener that a name put on an address other
+// machines can reach. "localhost" is accepted by its name, before it is
+// resolved, and a resolver answers for it from /etc/hosts or, when that
+// has no line for it, from DNS.
+func loopbackOnly(asked string, bound net.Addr) error {
+	if a, ok := bound.(*net.TCPAddr); ok && a.IP.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("listen address %s resolved to %s, which is reachable from other machines; pass --allow-remote to listen there (the token is still required)", asked, bound)
 }
 
 // URL is the endpoint clients connect to, http://host:port/mcp.

@@ -202,6 +202,26 @@ func TestListenHTTP_Refusals(t *testing.T) {
 	}
 }
 
+// A name accepted as loopback before it was resolved must resolve to
+// loopback: a DNS answer for "localhost" (asked when /etc/hosts has no line
+// for it) must not put the listener on a LAN address.
+func TestLoopbackOnly(t *testing.T) {
+	for _, ip := range []string{"127.0.0.1", "127.0.1.1", "::1"} {
+		if err := loopbackOnly("localhost:7323", &net.TCPAddr{IP: net.ParseIP(ip), Port: 7323}); err != nil {
+			t.Errorf("%s: %v", ip, err)
+		}
+	}
+	err := loopbackOnly("localhost:7323", &net.TCPAddr{IP: net.ParseIP("192.0.2.7"), Port: 7323})
+	if err == nil || !strings.Contains(err.Error(), "localhost:7323 resolved to 192.0.2.7:7323") || !strings.Contains(err.Error(), "--allow-remote") {
+		t.Fatalf("err %v, want a refusal that names the address it resolved to", err)
+	}
+	h, err := newFixture(t, nil).s.ListenHTTP(HTTPOptions{Addr: "localhost:0", Token: testToken})
+	if err != nil {
+		t.Fatalf("localhost: %v", err)
+	}
+	_ = h.Shutdown(context.Background())
+}
+
 // TestHTTP_ShutdownEndsListeningStreams: a modern client's
 // subscriptions/listen request never ends by itself; shutdown must not
 // wait for it.
