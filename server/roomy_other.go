@@ -4,5 +4,5 @@ package server
 
 import "io"
 
-// roomyOut leaves out as it is: the kernel's room for it is not grown here.
+// roomyOut leaves out as it is: pipes are not grown here.
 func roomyOut(out io.Writer) io.Writer { return out }
