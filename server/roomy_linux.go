@@ -7,12 +7,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// maxRoom is the most a pipe is grown to: the kernel's default ceiling for
+// maxPipe is the most a pipe is grown to: the kernel's default ceiling for
 // a process without CAP_SYS_RESOURCE (/proc/sys/fs/pipe-max-size).
-const maxRoom = 1 << 20
+const maxPipe = 1 << 20
 
 // roomyOut returns out so that a message longer than out's pipe holds
-// first grows the pipe to hold it, up to maxRoom; out is returned as it is
+// first grows the pipe to hold it, up to maxPipe; out is returned as it is
 // when it is not a pipe. A tools/list answer of 200 tools is some 340 KB:
 // through a 64 KiB pipe it went in six turns, each waiting for the client
 // to read the last, on a machine where the client may be waiting for a
@@ -42,8 +42,8 @@ type roomyPipe struct {
 }
 
 func (p *roomyPipe) Write(b []byte) (int, error) {
-	if len(b) > p.size && p.size < maxRoom && !p.refused {
-		p.grow(min(len(b), maxRoom))
+	if len(b) > p.size && p.size < maxPipe && !p.refused {
+		p.grow(min(len(b), maxPipe))
 	}
 	return p.Writer.Write(b)
 }
@@ -63,7 +63,7 @@ func (p *roomyPipe) grow(n int) {
 	if p.size >= n {
 		return
 	}
-	want := maxRoom
+	want := maxPipe
 	for half := want / 2; half >= n; half /= 2 {
 		want = half
 	}

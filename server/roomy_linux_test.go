@@ -101,7 +101,7 @@ func TestRoomyOut_PipeHoldsALongMessageUnread(t *testing.T) {
 
 func TestRoomyOut_PipeGrowsNoFurtherThanTheLimit(t *testing.T) {
 	r, w := newPipe(t)
-	msg := bytes.Repeat([]byte("x"), 3*maxRoom/2)
+	msg := bytes.Repeat([]byte("x"), 3*maxPipe/2)
 	read := make(chan []byte, 1)
 	go func() {
 		got, _ := io.ReadAll(io.LimitReader(r, int64(len(msg))))
@@ -113,8 +113,8 @@ func TestRoomyOut_PipeGrowsNoFurtherThanTheLimit(t *testing.T) {
 	if got := <-read; !bytes.Equal(got, msg) {
 		t.Fatalf("read back %d bytes, not the %d written", len(got), len(msg))
 	}
-	if got := capacity(t, w); got != maxRoom {
-		t.Errorf("the pipe holds %d bytes, want the limit %d", got, maxRoom)
+	if got := capacity(t, w); got != maxPipe {
+		t.Errorf("the pipe holds %d bytes, want the limit %d", got, maxPipe)
 	}
 }
 
@@ -122,12 +122,12 @@ func TestRoomyOut_PipeGrowsNoFurtherThanTheLimit(t *testing.T) {
 func TestRoomyOut_PipeNeverShrinks(t *testing.T) {
 	r, w := newPipe(t)
 	out := roomyOut(w)
-	if _, err := unix.FcntlInt(r.Fd(), unix.F_SETPIPE_SZ, maxRoom); err != nil {
+	if _, err := unix.FcntlInt(r.Fd(), unix.F_SETPIPE_SZ, maxPipe); err != nil {
 		t.Fatal(err)
 	}
 	unreadWrite(t, out, bytes.Repeat([]byte("y"), 200<<10))
-	if got := capacity(t, w); got != maxRoom {
-		t.Errorf("the pipe holds %d bytes, want the %d its reader set", got, maxRoom)
+	if got := capacity(t, w); got != maxPipe {
+		t.Errorf("the pipe holds %d bytes, want the %d its reader set", got, maxPipe)
 	}
 }
 
