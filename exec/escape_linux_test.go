@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -83,7 +84,7 @@ func TestLocalRun_NothingEscapes(t *testing.T) {
 		l := NewLocal(Options{Containment: containment, Grace: 200 * time.Millisecond, WaitDelay: 200 * time.Millisecond})
 		t.Cleanup(func() { l.Close() })
 		got := l.Probe().Containment
-		for _, how := range []string{"setsid", "double"} {
+		for _, how := range []string{"setsid", "double", "join"} {
 			for _, e := range endings {
 				t.Run(fmt.Sprintf("%s/%s/%s", got, how, e.name), func(t *testing.T) {
 					if containment != ContainAuto && got != containment {
@@ -151,5 +152,42 @@ func TestLocalRun_EscapeeOfOverlappingCallsEndsWithTheLast(t *testing.T) {
 			killAndReap(pid)
 		}
 		t.Errorf("A's escapee outlived the last call that was running: %v", left)
+	}
+}
+
+func TestLocalRun_ForeignChildren(t *testing.T) {
+	// A child this process started itself, in its own group, cannot be
+	// told from a call's process that joined the group: the subreaper ends
+	// it with a call, unless the runner is told this process has children
+	// of its own.
+	for _, foreign := range []bool{true, false} {
+		t.Run(fmt.Sprintf("foreign=%v", foreign), func(t *testing.T) {
+			l := NewLocal(Options{Containment: ContainSubreaper, ForeignChildren: foreign})
+			t.Cleanup(func() { l.Close() })
+			if l.Probe().Containment != ContainSubreaper {
+				t.Skip("no subreaper here")
+			}
+			own := osexec.Command("/bin/sleep", "60")
+			if err := own.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waited := make(chan error, 1)
+			go func() { waited <- own.Wait() }()
+			t.Cleanup(func() { own.Process.Kill(); <-waited })
+			if res := l.Run(context.Background(), Command{Path: "/bin/true", Argv: []string{"true"}}, nil); res.ExitCode != 0 {
+				t.Fatalf("exit %d: %s", res.ExitCode, res.StartError)
+			}
+			select {
+			case err := <-waited:
+				if foreign {
+					t.Errorf("the process's own child was ended with a call: %v", err)
+				}
+				waited <- err
+			case <-time.After(200 * time.Millisecond):
+				if !foreign {
+					t.Error("a child in the process's own group outlived a call, as a call's process that joined the group would")
+				}
+			}
+		})
 	}
 }

@@ -35,17 +35,26 @@ func makeNode(path, kind string) error {
 }
 
 // startEscapee leaves a holder marked with marker behind, out of this
-// process's group: in a session of its own ("setsid"), or in a group of
-// its own and orphaned by a parent that exits at once ("double": a double
-// fork, as a daemon makes one), and waits until it runs.
+// process's group: in a session of its own ("setsid"), or orphaned by a
+// parent that exits at once (a double fork, as a daemon makes one) in a
+// group of its own ("double") or in the group of the process that started
+// this one, the runner's own ("join"), and waits until it runs.
 func startEscapee(how, marker string) {
 	if how == "setsid" {
-		startMarked(true, marker)
+		startMarked(true, marker, 0)
 		return
 	}
 	exe, _ := os.Executable()
 	c := osexec.Command(exe, marker)
 	c.Env = helperEnviron("middle")
+	if how == "join" {
+		pgid, err := syscall.Getpgid(os.Getppid())
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		c.Args = append(c.Args, fmt.Sprint(pgid))
+	}
 	if err := c.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -54,13 +63,13 @@ func startEscapee(how, marker string) {
 
 // startMarked starts a "hold" process with marker as its argument, which
 // a test finds it by in /proc, with no pipes of this process's, in a
-// session of its own or else in a group of its own.
-func startMarked(ownSession bool, marker string) {
+// session of its own or else in process group pgid (0: a group of its own).
+func startMarked(ownSession bool, marker string, pgid int) {
 	exe, err := os.Executable()
 	if err == nil {
 		c := osexec.Command(exe, marker)
 		c.Env = helperEnviron("hold")
-		c.SysProcAttr = &syscall.SysProcAttr{Setsid: ownSession, Setpgid: !ownSession}
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: ownSession, Setpgid: !ownSession, Pgid: pgid}
 		err = c.Start()
 	}
 	if err != nil {

@@ -177,14 +177,18 @@ func runHelper(mode string, args []string) int {
 		}
 	case "connect": // a plain TCP (or, with "mptcp", MPTCP) connect to args[0], "127.0.0.1:port"
 		return reportErr(connectTo(args[0], len(args) > 1 && args[1] == "mptcp"))
-	case "escape": // leave a process marked args[1] behind: "setsid" or "double" fork; then "wait" or "exit"
+	case "escape": // leave a process marked args[1] behind: "setsid", "double" or "join" (see startEscapee); then "wait" or "exit"
 		startEscapee(args[0], args[1])
 		os.Stdout.WriteString("ready\n")
 		if args[2] == "wait" {
 			time.Sleep(time.Minute)
 		}
-	case "middle": // start a marked holder in a group of its own, and exit: the second fork of a double fork
-		startMarked(false, args[0])
+	case "middle": // start a marked holder in group args[1] (else a group of its own), and exit: the second fork of a double fork
+		pgid := 0
+		if len(args) > 1 {
+			pgid, _ = strconv.Atoi(args[1])
+		}
+		startMarked(false, args[0], pgid)
 	case "leave-spewing": // print a line, leave a spewer marked args[0] in its own session on stdout, say its pid on stderr, and exit
 		os.Stdout.WriteString("leader\n")
 		fmt.Fprintf(os.Stderr, "%d\n", startSpewer(args[0]))

@@ -56,6 +56,15 @@ type Options struct {
 	// Containment is how a call's processes are ended with it; the zero
 	// value picks the best this system offers (see Containment).
 	Containment Containment
+	// ForeignChildren says this process starts children of its own, not
+	// through the runner, in its own process group, which the subreaper's
+	// sweeps must then leave alone: every process of that group is taken
+	// for one of them. A call's process that joins the group (setpgid to
+	// this process's group, open to it while the calls share this
+	// process's session) and is orphaned then outlives its call. Off, such
+	// a process is ended like any other that left its call's group. A
+	// server whose only children are the runner's leaves it off.
+	ForeignChildren bool
 }
 
 // Defaults for Options fields left at zero.

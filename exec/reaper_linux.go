@@ -32,7 +32,10 @@ const maxSweeps = 16
 // might be theirs, and is ended when the last of those ends. Sequential
 // calls are thus held exactly; overlapping ones are held until the last of
 // them ends, within its timeout. Processes in this process's own group are
-// never touched: they were started here by something other than the runner.
+// among them: a call's process may join that group, since the calls share
+// this process's session unless NewSession is set, and nothing marks it
+// apart from a child this process started itself, which is why only
+// ForeignChildren spares the group.
 type reaper struct {
 	once    sync.Once
 	enabled bool
@@ -199,7 +202,7 @@ func (rp *reaper) escaped(r *run) []int {
 			continue
 		}
 		st, err := readProcStat(k.pid)
-		if err != nil || st.pgid == rp.pgid || st.start+clockTick <= rp.since {
+		if err != nil || st.start+clockTick <= rp.since || st.pgid == rp.pgid && r.l.opts.ForeignChildren {
 			continue // gone, or not started by the runner
 		}
 		// Once the leader is reaped its number may be given again: a group
