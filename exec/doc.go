@@ -48,8 +48,10 @@
 // # Nothing escapes
 //
 // On Linux this process becomes a child subreaper, so processes a call leaves
-// behind out of its process group (setsid, a double fork) come back to it and
-// are ended with the call, on exit, timeout, cancellation or shutdown. An
+// behind out of its process group (setsid, a double fork, one that joined this
+// process's own group) come back to it and are ended with the call, on exit,
+// timeout, cancellation or shutdown; a process that starts children of its
+// own beside the runner's says so with Options.ForeignChildren. An
 // orphan cannot tell which call it came from; one started while other calls
 // were running is ended when the last of them ends. Containment
 // pid-namespace ends a call's processes exactly, but makes the program PID
