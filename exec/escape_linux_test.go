@@ -9,8 +9,10 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -24,6 +26,19 @@ func markedProcesses(marker string) []int {
 		b, err := os.ReadFile(d + "/cmdline")
 		if err == nil && bytes.Contains(b, []byte(marker)) {
 			pid, _ := strconv.Atoi(filepath.Base(d))
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// liveInGroup lists the processes of group pgid that have not exited.
+func liveInGroup(pgid int) []int {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var out []int
+	for _, d := range dirs {
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		if e, err := readStat(pid); err == nil && e.pgid == pgid && e.state != 'Z' {
 			out = append(out, pid)
 		}
 	}
@@ -189,5 +204,82 @@ func TestLocalRun_ForeignChildren(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestLocalRun_TimeoutEndsALeaderThatLeftItsGroup(t *testing.T) {
+	// A leader may move itself into another group of its session: the
+	// runner's own, or one of its own child's. Signals to its old group
+	// then miss it, so the runner signals the leader itself too: the
+	// timeout still ends the call, and with it the child's group.
+	l := NewLocal(Options{Grace: 200 * time.Millisecond, WaitDelay: 200 * time.Millisecond})
+	t.Cleanup(func() { l.Close() })
+	for _, how := range []string{"runner", "child"} {
+		t.Run(how, func(t *testing.T) {
+			marker := fmt.Sprintf("assent-leave-%d-%s", time.Now().UnixNano(), how)
+			cmd := helperCmd(t, "leave-group", how, marker)
+			cmd.Timeout = 500 * time.Millisecond
+			done := make(chan Result, 1)
+			go func() { done <- l.Run(context.Background(), cmd, nil) }()
+			var res Result
+			select {
+			case res = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the call outlived its timeout by 10 s")
+			}
+			if !bytes.Contains(res.Stdout.Data, []byte("ready")) || !res.TimedOut {
+				t.Errorf("want the leader to leave its group and the timeout to end it: timed out %v, stdout %q, stderr %q",
+					res.TimedOut, res.Stdout.Data, res.Stderr.Data)
+			}
+			if left := markedProcesses(marker); len(left) > 0 {
+				for _, pid := range left {
+					killAndReap(pid)
+				}
+				t.Errorf("processes of the call still there after it ended: %v", left)
+			}
+		})
+	}
+}
+
+func TestLocalRun_ForkChainEndsWithTheCall(t *testing.T) {
+	// A chain of forks whose every parent exits at once, in a group of its
+	// own: each link comes back to the runner, and leaves it a zombie,
+	// thousands of them before the live link by the time the leader exits.
+	// The sweep reads the whole list, reaps the zombies at once and ends
+	// the newest link as soon as it is found, so the chain ends with the
+	// call. The chain would fork for 2 s, its last link then waiting; the
+	// leader exits after 1.5 s.
+	l := NewLocal(Options{Grace: 200 * time.Millisecond, WaitDelay: 200 * time.Millisecond})
+	t.Cleanup(func() { l.Close() })
+	if l.Probe().Containment != ContainSubreaper {
+		t.Skip("no subreaper here")
+	}
+	start := time.Now()
+	res := l.Run(context.Background(), helperCmd(t, "chain", "2000", "1500"), nil)
+	m := regexp.MustCompile(`chain group (\d+)`).FindSubmatch(res.Stdout.Data)
+	if m == nil {
+		t.Fatalf("the chain never started: stdout %q, stderr %q", res.Stdout.Data, res.Stderr.Data)
+	}
+	group, _ := strconv.Atoi(string(m[1]))
+	// A link lives a fraction of a millisecond, too short to be seen in
+	// /proc; a chain that escaped shows in the zombies it leaves this
+	// process after the call, and in its last link, once it waits.
+	time.Sleep(time.Until(start.Add(2100 * time.Millisecond)))
+	zombies := 0
+	for _, e := range childrenOfTest() {
+		if e.pgid == group && e.state == 'Z' {
+			zombies++
+		}
+	}
+	if left := liveInGroup(group); len(left) > 0 || zombies > 0 {
+		_ = syscall.Kill(-group, syscall.SIGKILL)
+		t.Errorf("the chain outlived its call: %d links exited after it, %v still run", zombies, left)
+		time.Sleep(100 * time.Millisecond)
+		for _, e := range childrenOfTest() {
+			if e.pgid == group {
+				var ws syscall.WaitStatus
+				_, _ = syscall.Wait4(e.pid, &ws, 0, nil)
+			}
+		}
 	}
 }

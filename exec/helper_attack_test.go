@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"os/signal"
+	"strconv"
 	"syscall"
+	"time"
 )
 
 // reportErr prints err to stderr and returns 1, or returns 0 for nil.
@@ -76,4 +79,50 @@ func startMarked(ownSession bool, marker string, pgid int) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
+}
+
+// leaveGroup moves this process, a call's leader, out of the process
+// group the runner made for it, into the runner's own group (how is
+// "runner": the calls share its session) or into the group of a marked
+// holder it starts ("child"), says where it went, and waits to be ended,
+// ignoring SIGTERM.
+func leaveGroup(how, marker string) int {
+	pgid, err := syscall.Getpgid(os.Getppid())
+	if how == "child" {
+		exe, _ := os.Executable()
+		c := osexec.Command(exe, marker)
+		c.Env = helperEnviron("hold")
+		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		err = c.Start()
+		if err == nil {
+			pgid = c.Process.Pid
+		}
+	}
+	if err == nil {
+		err = syscall.Setpgid(0, pgid)
+	}
+	if err != nil {
+		return reportErr(err)
+	}
+	signal.Ignore(syscall.SIGTERM)
+	fmt.Printf("left for group %d\nready\n", syscall.Getpgrp())
+	time.Sleep(time.Minute)
+	return 0
+}
+
+// startChain starts a fork chain for lifeMs in a group of its own, says
+// so, and exits after waitMs: the chain's links come back to the runner
+// one after another, each leaving a zombie, while the call runs and after.
+func startChain(lifeMs, waitMs string) int {
+	exe, _ := os.Executable()
+	c := osexec.Command(exe, lifeMs)
+	c.Env = helperEnviron("chainhead")
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := c.Start(); err != nil {
+		return reportErr(err)
+	}
+	fmt.Printf("chain group %d\nready\n", c.Process.Pid)
+	ms, _ := strconv.Atoi(waitMs)
+	time.Sleep(time.Duration(ms) * time.Millisecond)
+	return 0
 }

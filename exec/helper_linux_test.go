@@ -7,6 +7,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"os"
+	"runtime"
+	"strconv"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // atExecFn is the auxiliary vector's AT_EXECFN: the address of the name
@@ -37,4 +43,42 @@ func execFn() (string, error) {
 		return "", errors.New("AT_EXECFN is not a string")
 	}
 	return "", errors.New("no AT_EXECFN")
+}
+
+// chainHead forks, and the parent exits at once while the child goes on,
+// until lifeMs have passed, when the last link waits for ever: a chain
+// each of whose links is an orphan for a moment, from one thread with
+// every signal blocked (a signal ends a link only by killing it).
+func chainHead(lifeMs string) int {
+	ms, _ := strconv.Atoi(lifeMs)
+	runtime.LockOSThread()
+	all := ^uint64(0)
+	syscall.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_SETMASK, uintptr(unsafe.Pointer(&all)), 0, 8, 0, 0)
+	var ts unix.Timespec
+	_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+	chainLoop(ts.Nano() + int64(ms)*1e6)
+	return 0
+}
+
+// chainLoop is chainHead's chain, in raw system calls only: a forked
+// child of a Go program may run nothing that needs the runtime.
+//
+//go:nosplit
+//go:norace
+func chainLoop(deadline int64) {
+	var ts unix.Timespec
+	for {
+		syscall.RawSyscall(unix.SYS_CLOCK_GETTIME, unix.CLOCK_MONOTONIC, uintptr(unsafe.Pointer(&ts)), 0)
+		if ts.Sec*1e9+ts.Nsec >= deadline {
+			for {
+				syscall.RawSyscall6(unix.SYS_PPOLL, 0, 0, 0, 0, 0, 0)
+			}
+		}
+		pid, _, e := syscall.RawSyscall6(unix.SYS_CLONE, uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
+		if e == 0 && pid != 0 {
+			for {
+				syscall.RawSyscall(unix.SYS_EXIT_GROUP, 0, 0, 0)
+			}
+		}
+	}
 }

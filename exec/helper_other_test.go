@@ -6,3 +6,5 @@ import "errors"
 
 // execFn is known only on Linux.
 func execFn() (string, error) { return "", errors.New("no AT_EXECFN here") }
+
+func chainHead(string) int { return reportErr(errors.New("no fork chain here")) }

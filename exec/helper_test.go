@@ -189,6 +189,12 @@ func runHelper(mode string, args []string) int {
 			pgid, _ = strconv.Atoi(args[1])
 		}
 		startMarked(false, args[0], pgid)
+	case "leave-group": // leave our own process group for group args[0]: "runner" (the runner's own) or "child" (a marked holder's, args[1]); then wait
+		return leaveGroup(args[0], args[1])
+	case "chain": // start a fork chain (chainhead) in a group of its own for args[0] ms, then exit after args[1] ms
+		return startChain(args[0], args[1])
+	case "chainhead": // fork; the parent exits at once, the child goes on; for args[0] ms, then the last one waits
+		return chainHead(args[0])
 	case "leave-spewing": // print a line, leave a spewer marked args[0] in its own session on stdout, say its pid on stderr, and exit
 		os.Stdout.WriteString("leader\n")
 		fmt.Fprintf(os.Stderr, "%d\n", startSpewer(args[0]))

@@ -4,6 +4,7 @@ package exec
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -76,14 +77,45 @@ func readProcStat(pid int) (procStat, error) {
 }
 
 // childrenOf lists the children of thread tid of process pid, as
-// /proc/PID/task/TID/children gives them.
+// /proc/PID/task/TID/children gives them, however many.
 func childrenOf(pid, tid int) []int {
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/task/"+strconv.Itoa(tid)+"/children", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(fd)
 	var buf [4096]byte
-	b, err := readProc("/proc/"+strconv.Itoa(pid)+"/task/"+strconv.Itoa(tid)+"/children", buf[:])
+	b, err := readList(fd, buf[:0])
 	if err != nil {
 		return nil
 	}
 	return parsePids(b)
+}
+
+// readList reads a /proc list from its start to its end, appending to buf,
+// which grows as needed: a list read only as far as one buffer holds hides
+// whatever comes after, and a process that leaves more children than that
+// in front of the rest (zombies a tracer keeps from being reaped, the dead
+// links of a fork chain) would hide the rest from every look. It reads
+// until a read returns nothing: a /proc list also returns less than was
+// asked for before its end, when its next entry does not fit the kernel's
+// own page of it.
+func readList(fd int, buf []byte) ([]byte, error) {
+	for {
+		if cap(buf)-len(buf) < 512 {
+			buf = slices.Grow(buf, max(cap(buf), 4096))
+		}
+		n, err := unix.Pread(fd, buf[len(buf):cap(buf)], int64(len(buf)))
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return nil, err
+		case n == 0:
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
 }
 
 // parsePids reads a list of pids separated by spaces.

@@ -45,6 +45,18 @@ func threadsOf(pid int) []int {
 	return out
 }
 
+// reapExited reaps the child pid if it has exited, and reports whether it
+// had.
+func reapExited(pid int) bool {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WALL, nil)
+		if err != unix.EINTR {
+			return err == nil && info.Signo != 0
+		}
+	}
+}
+
 // reapBy waits until the child pid has exited, at most until deadline, and
 // reaps it.
 func reapBy(pid int, deadline time.Time) {

@@ -14,11 +14,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// maxSweeps bounds how many times one sweep looks again for processes that
-// came back to this one while it was ending others (a chain of double forks
-// comes back one level at a time).
-const maxSweeps = 16
-
 // reaper holds the processes of calls together under the subreaper
 // containment. This process is made a child subreaper, so a process whose
 // parent exits is re-parented here instead of to init: a `setsid` sleeper
@@ -59,8 +54,12 @@ type reaper struct {
 	// pread costs a fraction of the path lookup an open does.
 	childMu  sync.Mutex
 	children map[int]int
-	childBuf [4096]byte // what a children file reads into, under childMu
+	childBuf []byte // what a children file reads into, under childMu
 }
+
+// maxChildBuf bounds the buffer a children file is read into that is kept
+// for the next read; one grown past it by a long list is let go.
+const maxChildBuf = 64 << 10
 
 // maxChildFiles bounds the cached children files; past it they are all
 // closed and opened again as needed.
@@ -133,22 +132,24 @@ func (rp *reaper) finish(r *run) {
 // sweep sends sig to every process that escaped r's group and can be told
 // to be r's (or an ended call's). For SIGKILL it waits, within WaitDelay,
 // until they are gone and reaped, and looks again for their own children,
-// which come back here as each dies.
+// which come back here as each dies, until it finds none: a chain of forks
+// whose links exit at once comes back one link at a time, for as long as
+// it outruns the looks. The newest are looked at first and signalled as
+// they are found, and zombies are only reaped: a chain leaves thousands
+// of them before its live link, which went on forking while the sweep
+// read and signalled them all first.
 func (rp *reaper) sweep(r *run, sig syscall.Signal) {
 	deadline := time.Now().Add(r.l.opts.WaitDelay)
-	for range maxSweeps {
-		found := rp.escaped(r)
-		if len(found) == 0 {
+	for {
+		found, reaped := rp.escaped(r, sig)
+		if len(found) == 0 && reaped == 0 {
 			return
-		}
-		for _, e := range found {
-			signalTree(e, sig)
 		}
 		if sig != syscall.SIGKILL {
 			return
 		}
 		for _, e := range found {
-			reapBy(e, deadline)
+			reapBy(e.pid, deadline)
 		}
 		if time.Now().After(deadline) {
 			return
@@ -172,17 +173,20 @@ func (rp *reaper) hasChildren() bool {
 // it). Children come back to the main thread, or, when the leader started
 // them with CLONE_PARENT, to the thread that forked it; the threads where
 // an earlier sweep put a process off are read again, until they have no
-// child left.
-func (rp *reaper) escaped(r *run) []int {
+// child left. Unless sig is 0, each that is still running is sent sig as
+// soon as it is found, the newest first, and, when no other run is live,
+// each that has exited is reaped there and then, counted in reapedNow and
+// not listed.
+func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []escapee, reapedNow int) {
 	kids := rp.candidates(r)
 	if len(kids) == 0 {
-		return nil
+		return nil, 0
 	}
 	rp.mu.Lock()
 	reaped := rp.live[r].reaped
 	if len(kids) == 1 && kids[0].pid == r.p.pid && reaped == 0 {
 		rp.mu.Unlock()
-		return nil // the leader alone
+		return nil, 0 // the leader alone
 	}
 	limit := int64(math.MaxInt64)
 	leaders := make(map[int]bool)
@@ -195,10 +199,21 @@ func (rp *reaper) escaped(r *run) []int {
 		}
 	}
 	rp.mu.Unlock()
-	var out []int
 	var putOff []int // threads of children put off
-	for _, k := range kids {
+	// With no other run live, every child but the leader is r's or an
+	// ended call's (or this process's own, which ForeignChildren says it
+	// has), so one that has exited is reaped at once, with no look at what
+	// it was: a call can leave thousands, and the look cost ten times the
+	// reap. A run about to fork is live, so no leader not yet recorded is
+	// among them.
+	reapNow := sig != 0 && limit == math.MaxInt64 && !r.l.opts.ForeignChildren
+	for i := len(kids) - 1; i >= 0; i-- {
+		k := kids[i]
 		if leaders[k.pid] || reaped == 0 && k.pid == r.p.pid {
+			continue
+		}
+		if reapNow && reapExited(k.pid) {
+			reapedNow++ // its number may be another's already
 			continue
 		}
 		st, err := readProcStat(k.pid)
@@ -217,7 +232,11 @@ func (rp *reaper) escaped(r *run) []int {
 			}
 			continue // may belong to a call still running; its end will see it
 		}
-		out = append(out, k.pid)
+		e := escapee{pid: k.pid, zombie: st.state == 'Z'}
+		if sig != 0 && !e.zombie {
+			signalTree(e.pid, sig)
+		}
+		out = append(out, e)
 	}
 	if len(putOff) > 0 {
 		rp.mu.Lock()
@@ -229,7 +248,13 @@ func (rp *reaper) escaped(r *run) []int {
 		}
 		rp.mu.Unlock()
 	}
-	return out
+	return out, reapedNow
+}
+
+// escapee is a process a sweep ends, and whether it has exited already.
+type escapee struct {
+	pid    int
+	zombie bool
 }
 
 // candidate is a child of this process and the thread it is a child of.
@@ -301,9 +326,16 @@ func (rp *reaper) childrenOf(tid int) (pids []int, read bool) {
 			}
 			rp.children[tid] = fd
 		}
-		n, err := unix.Pread(fd, rp.childBuf[:], 0)
+		if rp.childBuf == nil {
+			rp.childBuf = make([]byte, 0, 4096)
+		}
+		b, err := readList(fd, rp.childBuf[:0])
 		if err == nil {
-			return parsePids(rp.childBuf[:n]), true
+			pids = parsePids(b)
+			if cap(b) <= maxChildBuf {
+				rp.childBuf = b
+			}
+			return pids, true
 		}
 		// The read failed: open the file again, once.
 		unix.Close(fd)

@@ -133,8 +133,8 @@ func closeAll(fds []int) {
 // the leader's exit would make every ending sit out the grace.
 func (r *run) terminateAll() {
 	r.io.closeWriters()
-	_ = syscall.Kill(-r.p.pid, syscall.SIGTERM)
-	_ = syscall.Kill(-r.p.pid, syscall.SIGCONT)
+	r.signal(syscall.SIGTERM)
+	r.signal(syscall.SIGCONT)
 	switch {
 	case r.p.nsInit:
 		r.terminateInit()
@@ -146,15 +146,28 @@ func (r *run) terminateAll() {
 // killAll ends every process of the call. Called while the leader is not
 // yet reaped, so its group id cannot have been reused by a stranger.
 func (r *run) killAll() {
-	_ = syscall.Kill(-r.p.pid, syscall.SIGKILL)
-	switch {
-	case r.p.nsInit:
-		// From outside its namespace SIGKILL reaches the init, and the
+	exited := r.leaderExited()
+	if exited {
+		_ = syscall.Kill(-r.p.pid, syscall.SIGKILL)
+	} else {
+		// From outside its namespace SIGKILL reaches an init too, and the
 		// kernel ends every other process in the namespace with it.
-		_ = syscall.Kill(r.p.pid, syscall.SIGKILL)
-	case r.p.held && !r.leaderExited():
+		r.signal(syscall.SIGKILL)
+	}
+	if r.p.held && !r.p.nsInit && !exited {
 		r.l.os.reaper.sweep(r, syscall.SIGKILL)
 	}
+}
+
+// signal sends sig to the call's process group and to its leader, which
+// may have left the group: a group leader may join another group of its
+// session (this process's own, while the calls share its session), where
+// the group's signal no longer reaches it, and the sweeps never take the
+// leader for an escapee. Called while the leader is not yet reaped, so
+// neither number can have been given again.
+func (r *run) signal(sig syscall.Signal) {
+	_ = syscall.Kill(-r.p.pid, sig)
+	_ = syscall.Kill(r.p.pid, sig)
 }
 
 // leaderExited reports whether the leader has exited. Once it has, reap

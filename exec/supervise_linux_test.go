@@ -375,7 +375,7 @@ func TestReaper_ReapedLeadersNumberIsNotTheCallsForALaterProcess(t *testing.T) {
 	}
 	ready()
 	ended.p.pid = c.Process.Pid // the stranger got the reaped leader's number
-	if got := rp.escaped(ended); len(got) != 0 {
+	if got, _ := rp.escaped(ended, 0); len(got) != 0 {
 		t.Fatalf("the sweep of the ended call would end %v, a later process in a group of its leader's old number", got)
 	}
 	// Reaped after it started, the same process is the call's: one of its
@@ -386,7 +386,7 @@ func TestReaper_ReapedLeadersNumberIsNotTheCallsForALaterProcess(t *testing.T) {
 	lr.reaped = rp.now()
 	rp.live[ended] = lr
 	rp.mu.Unlock()
-	if got := rp.escaped(ended); len(got) != 1 || got[0] != c.Process.Pid {
+	if got, _ := rp.escaped(ended, 0); len(got) != 1 || got[0].pid != c.Process.Pid {
 		t.Fatalf("escaped = %v, want the process of the call's group, %d", got, c.Process.Pid)
 	}
 }
@@ -428,17 +428,17 @@ func TestReaper_AProcessPutOffUnderAThreadIsSweptByALaterRunFromAnother(t *testi
 	ready()
 	ended := &run{p: process{tid: f.tid, pid: -1}}
 	rp.begin(ended)
-	if got := rp.escaped(ended); len(got) != 0 {
+	if got, _ := rp.escaped(ended, 0); len(got) != 0 {
 		t.Fatalf("the ended call's sweep ended %v, which may be the running call's", got)
 	}
 	rp.finish(ended)
-	if got := rp.escaped(other); len(got) != 1 || got[0] != c.Process.Pid {
+	if got, _ := rp.escaped(other, 0); len(got) != 1 || got[0].pid != c.Process.Pid {
 		t.Fatalf("the last call's sweep found %v, want the process put off, %d, a child of thread %d", got, c.Process.Pid, f.tid)
 	}
 	// Once the thread has no child left, sweeps stop reading it.
 	_ = c.Process.Kill()
 	_ = c.Wait()
-	rp.escaped(other)
+	_, _ = rp.escaped(other, 0)
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	if len(rp.revisit) != 0 {
@@ -479,6 +479,50 @@ func readyHelper(t *testing.T, attr *syscall.SysProcAttr) (c *osexec.Cmd, ready 
 		t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
 		if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
 			t.Fatalf("helper did not announce itself: %v", err)
+		}
+	}
+}
+
+func TestReaper_ChildrenOfListsEveryChild(t *testing.T) {
+	// A thread's children file is longer than a page once it lists a
+	// thousand children; a look that read one page would miss those after,
+	// and a call that left zombies in front of its escapees would hide
+	// them from every sweep.
+	const n = 1000
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	tid := unix.Gettid()
+	want := make(map[int]bool)
+	t.Cleanup(func() {
+		for pid := range want {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(pid, &ws, 0, nil)
+		}
+	})
+	for range n {
+		pid, err := syscall.ForkExec("/bin/true", []string{"true"}, &syscall.ProcAttr{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[pid] = true
+	}
+	var rp reaper
+	rp.pid = os.Getpid()
+	t.Cleanup(rp.close)
+	cached, read := rp.childrenOf(tid)
+	for name, got := range map[string][]int{"cached": cached, "opened": childrenOf(os.Getpid(), tid)} {
+		missing := 0
+		seen := make(map[int]bool)
+		for _, pid := range got {
+			seen[pid] = true
+		}
+		for pid := range want {
+			if !seen[pid] {
+				missing++
+			}
+		}
+		if missing > 0 || name == "cached" && !read {
+			t.Errorf("%s children file: %d of the thread's %d children missing (%d listed)", name, missing, n, len(got))
 		}
 	}
 }
