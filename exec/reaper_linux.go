@@ -41,6 +41,9 @@ type reaper struct {
 
 	mu   sync.Mutex
 	live map[*run]liveRun
+	// begun counts the runs begun, so that a sweep can tell whether one
+	// began since it looked.
+	begun uint64
 	// revisit holds the threads where a sweep put off a process that may
 	// belong to a call still running: a child the leader started with
 	// CLONE_PARENT is the forking thread's, whose children file only that
@@ -95,7 +98,15 @@ func (rp *reaper) begin(r *run) {
 		rp.live = make(map[*run]liveRun)
 	}
 	rp.live[r] = liveRun{began: began}
+	rp.begun++
 	rp.mu.Unlock()
+}
+
+// noneBegunSince reports whether no run has begun since begun runs had.
+func (rp *reaper) noneBegunSince(begun uint64) bool {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return rp.begun == begun
 }
 
 // now is the boot clock /proc uses, from Go's monotonic clock (see begin).
@@ -188,7 +199,7 @@ func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []escapee, reapedNow 
 		rp.mu.Unlock()
 		return nil, 0 // the leader alone
 	}
-	limit := int64(math.MaxInt64)
+	limit, begun := int64(math.MaxInt64), rp.begun
 	leaders := make(map[int]bool)
 	for o, lr := range rp.live {
 		if lr.pid != 0 {
@@ -205,12 +216,17 @@ func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []escapee, reapedNow 
 	// has), so one that has exited is reaped at once, with no look at what
 	// it was: a call can leave thousands, and the look cost ten times the
 	// reap. A run about to fork is live, so no leader not yet recorded is
-	// among them.
+	// among them; once a run has begun since, a number listed may be its
+	// leader's (another sweep reaped the child listed, and the number was
+	// given again), and the rest are looked at first.
 	reapNow := sig != 0 && limit == math.MaxInt64 && !r.l.opts.ForeignChildren
 	for i := len(kids) - 1; i >= 0; i-- {
 		k := kids[i]
 		if leaders[k.pid] || reaped == 0 && k.pid == r.p.pid {
 			continue
+		}
+		if reapNow && !rp.noneBegunSince(begun) {
+			reapNow = false
 		}
 		if reapNow && reapExited(k.pid) {
 			reapedNow++ // its number may be another's already
