@@ -99,7 +99,7 @@ func TestLocalRun_NothingEscapes(t *testing.T) {
 		l := NewLocal(Options{Containment: containment, Grace: 200 * time.Millisecond, WaitDelay: 200 * time.Millisecond})
 		t.Cleanup(func() { l.Close() })
 		got := l.Probe().Containment
-		for _, how := range []string{"setsid", "double", "join"} {
+		for _, how := range []string{"setsid", "double", "join", "mainexit"} {
 			for _, e := range endings {
 				t.Run(fmt.Sprintf("%s/%s/%s", got, how, e.name), func(t *testing.T) {
 					if containment != ContainAuto && got != containment {
@@ -280,6 +280,23 @@ func TestLocalRun_ForkChainEndsWithTheCall(t *testing.T) {
 				var ws syscall.WaitStatus
 				_, _ = syscall.Wait4(e.pid, &ws, 0, nil)
 			}
+		}
+	}
+}
+
+func TestLocalRun_LeaderGetsOneSIGTERM(t *testing.T) {
+	// The leader is signalled by itself only when it has left its group:
+	// one in it that got SIGTERM twice, from its group and by its number,
+	// would take the second for "give up the graceful end", as many
+	// programs do.
+	l := NewLocal(Options{Grace: 2 * time.Second})
+	t.Cleanup(func() { l.Close() })
+	for i := range 20 {
+		ctx, cancel, out := endOnReady()
+		res := l.Run(ctx, helperCmd(t, "count-term"), out)
+		cancel()
+		if n := bytes.Count(res.Stdout.Data, []byte("term")); n != 1 {
+			t.Fatalf("run %d: the leader got SIGTERM %d times, want once (stdout %q, stderr %q)", i, n, res.Stdout.Data, res.Stderr.Data)
 		}
 	}
 }

@@ -3,10 +3,12 @@
 package exec
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	osexec "os/exec"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"syscall"
 	"time"
@@ -38,13 +40,18 @@ func makeNode(path, kind string) error {
 }
 
 // startEscapee leaves a holder marked with marker behind, out of this
-// process's group: in a session of its own ("setsid"), or orphaned by a
+// process's group: in a session of its own ("setsid"; "mainexit", one
+// whose main thread has exited while another runs on), or orphaned by a
 // parent that exits at once (a double fork, as a daemon makes one) in a
 // group of its own ("double") or in the group of the process that started
 // this one, the runner's own ("join"), and waits until it runs.
 func startEscapee(how, marker string) {
-	if how == "setsid" {
+	switch how {
+	case "setsid":
 		startMarked(true, marker, 0)
+		return
+	case "mainexit":
+		startMainExit(marker)
 		return
 	}
 	exe, _ := os.Executable()
@@ -125,4 +132,71 @@ func startChain(lifeMs, waitMs string) int {
 	ms, _ := strconv.Atoi(waitMs)
 	time.Sleep(time.Duration(ms) * time.Millisecond)
 	return 0
+}
+
+// startMainExit starts a hold-mainexit holder in a session of its own and
+// waits until it says its main thread has exited.
+func startMainExit(marker string) {
+	exe, _ := os.Executable()
+	c := osexec.Command(exe, marker)
+	c.Env = helperEnviron("hold-mainexit")
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	out, err := c.StdoutPipe()
+	if err == nil {
+		err = c.Start()
+	}
+	if err == nil {
+		_, err = out.Read(make([]byte, 1))
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "the holder's main thread did not exit:", err)
+		os.Exit(2)
+	}
+}
+
+// The main thread locked at init runs main, and so runHelper: that is
+// how holdMainExit can end the main thread itself.
+func init() {
+	if os.Getenv(helperEnv) == "hold-mainexit" {
+		runtime.LockOSThread()
+	}
+}
+
+// holdMainExit keeps a thread of its own sleeping and ends the main thread
+// alone (see init), ignoring SIGTERM.
+func holdMainExit() int {
+	signal.Ignore(syscall.SIGTERM)
+	go func() {
+		runtime.LockOSThread()
+		for range 500 {
+			if b, err := os.ReadFile("/proc/self/stat"); err == nil && bytes.Contains(b, []byte(") Z ")) {
+				os.Stdout.WriteString("x")
+				os.Stdout.Close()
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(time.Minute)
+	}()
+	syscall.RawSyscall(syscall.SYS_EXIT, 0, 0, 0)
+	return 0
+}
+
+// countTerm says "ready" and then "term" for each SIGTERM it gets, and
+// exits 0.3 s after the first.
+func countTerm() int {
+	got := make(chan os.Signal, 4)
+	signal.Notify(got, syscall.SIGTERM)
+	os.Stdout.WriteString("ready\n")
+	<-got
+	os.Stdout.WriteString("term\n")
+	end := time.After(300 * time.Millisecond)
+	for {
+		select {
+		case <-got:
+			os.Stdout.WriteString("term\n")
+		case <-end:
+			return 0
+		}
+	}
 }

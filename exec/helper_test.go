@@ -189,6 +189,10 @@ func runHelper(mode string, args []string) int {
 			pgid, _ = strconv.Atoi(args[1])
 		}
 		startMarked(false, args[0], pgid)
+	case "hold-mainexit": // keep a thread running, marked args[0], and end the main thread alone: the process then shows as a zombie
+		return holdMainExit()
+	case "count-term": // say "ready", then "term" for each SIGTERM, until 0.3 s after the first
+		return countTerm()
 	case "leave-group": // leave our own process group for group args[0]: "runner" (the runner's own) or "child" (a marked holder's, args[1]); then wait
 		return leaveGroup(args[0], args[1])
 	case "chain": // start a fork chain (chainhead) in a group of its own for args[0] ms, then exit after args[1] ms

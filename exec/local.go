@@ -62,8 +62,10 @@ type Options struct {
 	// for one of them. A call's process that joins the group (setpgid to
 	// this process's group, open to it while the calls share this
 	// process's session) and is orphaned then outlives its call. Off, such
-	// a process is ended like any other that left its call's group. A
-	// server whose only children are the runner's leaves it off.
+	// a process is ended like any other that left its call's group, and a
+	// sweep with no other run live reaps every exited child but a live
+	// run's leader, whatever started it. A server whose only children are
+	// the runner's leaves it off.
 	ForeignChildren bool
 }
 

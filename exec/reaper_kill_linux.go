@@ -58,8 +58,8 @@ func reapExited(pid int) bool {
 }
 
 // reapBy waits until the child pid has exited, at most until deadline, and
-// reaps it.
-func reapBy(pid int, deadline time.Time) {
+// reaps it; it reports whether it did.
+func reapBy(pid int, deadline time.Time) bool {
 	fd, err := unix.PidfdOpen(pid, 0)
 	if err == nil {
 		wait := time.Until(deadline).Milliseconds()
@@ -73,5 +73,6 @@ func reapBy(pid int, deadline time.Time) {
 		unix.Close(fd)
 	}
 	var ws syscall.WaitStatus
-	_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	got, _ := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	return got == pid
 }

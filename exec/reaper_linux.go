@@ -4,6 +4,7 @@ package exec
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"os"
 	"strconv"
@@ -143,14 +144,17 @@ func (rp *reaper) finish(r *run) {
 // sweep sends sig to every process that escaped r's group and can be told
 // to be r's (or an ended call's). For SIGKILL it waits, within WaitDelay,
 // until they are gone and reaped, and looks again for their own children,
-// which come back here as each dies, until it finds none: a chain of forks
-// whose links exit at once comes back one link at a time, for as long as
-// it outruns the looks. The newest are looked at first and signalled as
-// they are found, and zombies are only reaped: a chain leaves thousands
-// of them before its live link, which went on forking while the sweep
-// read and signalled them all first.
+// which come back here as each dies, for as long as each look gets
+// somewhere: a chain of forks whose links exit at once comes back one link
+// at a time, for as long as it outruns the looks, while a zombie that
+// cannot be reaped yet (its tracer lives) is found again and again. The
+// newest are looked at first and signalled as they are found, and the
+// exited are reaped there and then: a chain leaves thousands of zombies
+// before its live link, which went on forking while the sweep read and
+// signalled them all first.
 func (rp *reaper) sweep(r *run, sig syscall.Signal) {
 	deadline := time.Now().Add(r.l.opts.WaitDelay)
+	var before map[int]bool
 	for {
 		found, reaped := rp.escaped(r, sig)
 		if len(found) == 0 && reaped == 0 {
@@ -159,9 +163,17 @@ func (rp *reaper) sweep(r *run, sig syscall.Signal) {
 		if sig != syscall.SIGKILL {
 			return
 		}
-		for _, e := range found {
-			reapBy(e.pid, deadline)
+		now := make(map[int]bool, len(found))
+		for _, pid := range found {
+			now[pid] = true
+			if reapBy(pid, deadline) {
+				reaped++
+			}
 		}
+		if reaped == 0 && maps.EqualFunc(now, before, func(bool, bool) bool { return true }) {
+			return // nothing ended, nothing new
+		}
+		before = now
 		if time.Now().After(deadline) {
 			return
 		}
@@ -184,11 +196,11 @@ func (rp *reaper) hasChildren() bool {
 // it). Children come back to the main thread, or, when the leader started
 // them with CLONE_PARENT, to the thread that forked it; the threads where
 // an earlier sweep put a process off are read again, until they have no
-// child left. Unless sig is 0, each that is still running is sent sig as
-// soon as it is found, the newest first, and, when no other run is live,
-// each that has exited is reaped there and then, counted in reapedNow and
-// not listed.
-func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []escapee, reapedNow int) {
+// child left. Unless sig is 0, each is sent sig as soon as it is found,
+// the newest first, or, when it has exited, reaped there and then, counted
+// in reapedNow and not listed; with no other run live, an exited child is
+// reaped before anything is read of it.
+func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []int, reapedNow int) {
 	kids := rp.candidates(r)
 	if len(kids) == 0 {
 		return nil, 0
@@ -248,11 +260,16 @@ func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []escapee, reapedNow 
 			}
 			continue // may belong to a call still running; its end will see it
 		}
-		e := escapee{pid: k.pid, zombie: st.state == 'Z'}
-		if sig != 0 && !e.zombie {
-			signalTree(e.pid, sig)
+		if sig != 0 && st.state == 'Z' && reapExited(k.pid) {
+			reapedNow++
+			continue
 		}
-		out = append(out, e)
+		// A process whose main thread has exited shows as a zombie too,
+		// while its other threads run on: it is signalled as any other.
+		if sig != 0 {
+			signalTree(k.pid, sig)
+		}
+		out = append(out, k.pid)
 	}
 	if len(putOff) > 0 {
 		rp.mu.Lock()
@@ -265,12 +282,6 @@ func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []escapee, reapedNow 
 		rp.mu.Unlock()
 	}
 	return out, reapedNow
-}
-
-// escapee is a process a sweep ends, and whether it has exited already.
-type escapee struct {
-	pid    int
-	zombie bool
 }
 
 // candidate is a child of this process and the thread it is a child of.

@@ -163,11 +163,15 @@ func (r *run) killAll() {
 // may have left the group: a group leader may join another group of its
 // session (this process's own, while the calls share its session), where
 // the group's signal no longer reaches it, and the sweeps never take the
-// leader for an escapee. Called while the leader is not yet reaped, so
-// neither number can have been given again.
+// leader for an escapee. SIGKILL goes to the leader whatever its group; any
+// other signal only when it is out of the group, since a second SIGTERM
+// tells many programs to give up their graceful end. Called while the
+// leader is not yet reaped, so neither number can have been given again.
 func (r *run) signal(sig syscall.Signal) {
 	_ = syscall.Kill(-r.p.pid, sig)
-	_ = syscall.Kill(r.p.pid, sig)
+	if pgid, err := syscall.Getpgid(r.p.pid); sig == syscall.SIGKILL || err == nil && pgid != r.p.pid {
+		_ = syscall.Kill(r.p.pid, sig)
+	}
 }
 
 // leaderExited reports whether the leader has exited. Once it has, reap

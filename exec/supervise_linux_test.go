@@ -386,7 +386,7 @@ func TestReaper_ReapedLeadersNumberIsNotTheCallsForALaterProcess(t *testing.T) {
 	lr.reaped = rp.now()
 	rp.live[ended] = lr
 	rp.mu.Unlock()
-	if got, _ := rp.escaped(ended, 0); len(got) != 1 || got[0].pid != c.Process.Pid {
+	if got, _ := rp.escaped(ended, 0); len(got) != 1 || got[0] != c.Process.Pid {
 		t.Fatalf("escaped = %v, want the process of the call's group, %d", got, c.Process.Pid)
 	}
 }
@@ -432,7 +432,7 @@ func TestReaper_AProcessPutOffUnderAThreadIsSweptByALaterRunFromAnother(t *testi
 		t.Fatalf("the ended call's sweep ended %v, which may be the running call's", got)
 	}
 	rp.finish(ended)
-	if got, _ := rp.escaped(other, 0); len(got) != 1 || got[0].pid != c.Process.Pid {
+	if got, _ := rp.escaped(other, 0); len(got) != 1 || got[0] != c.Process.Pid {
 		t.Fatalf("the last call's sweep found %v, want the process put off, %d, a child of thread %d", got, c.Process.Pid, f.tid)
 	}
 	// Once the thread has no child left, sweeps stop reading it.
