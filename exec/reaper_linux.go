@@ -211,16 +211,23 @@ func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []int, reapedNow int)
 		rp.mu.Unlock()
 		return nil, 0 // the leader alone
 	}
-	limit, begun := int64(math.MaxInt64), rp.begun
-	leaders := make(map[int]bool)
-	for o, lr := range rp.live {
-		if lr.pid != 0 {
-			leaders[lr.pid] = true
-		}
-		if o != r {
-			limit = min(limit, lr.began)
+	// The record of the live runs: their leaders, when the earliest of the
+	// others began, and how many had begun. Taken with mu held.
+	var limit int64
+	var begun uint64
+	var leaders map[int]bool
+	record := func() {
+		limit, begun, leaders = math.MaxInt64, rp.begun, make(map[int]bool)
+		for o, lr := range rp.live {
+			if lr.pid != 0 {
+				leaders[lr.pid] = true
+			}
+			if o != r {
+				limit = min(limit, lr.began)
+			}
 		}
 	}
+	record()
 	rp.mu.Unlock()
 	var putOff []int // threads of children put off
 	// With no other run live, every child but the leader is r's or an
@@ -247,6 +254,18 @@ func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []int, reapedNow int)
 		st, err := readProcStat(k.pid)
 		if err != nil || st.start+clockTick <= rp.since || st.pgid == rp.pgid && r.l.opts.ForeignChildren {
 			continue // gone, or not started by the runner
+		}
+		// A run begun since the record may have its leader under a number
+		// listed here (another sweep reaped the child listed, and the
+		// number was given again): the record is taken again first.
+		if !rp.noneBegunSince(begun) {
+			rp.mu.Lock()
+			record()
+			rp.mu.Unlock()
+			reapNow = false
+			if leaders[k.pid] {
+				continue
+			}
 		}
 		// Once the leader is reaped its number may be given again: a group
 		// or session of that number is the call's only for a process that
