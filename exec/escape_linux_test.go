@@ -300,3 +300,72 @@ func TestLocalRun_LeaderGetsOneSIGTERM(t *testing.T) {
 		}
 	}
 }
+
+func TestLocalRun_UnreapableZombieDoesNotHoldTheSweep(t *testing.T) {
+	// A zombie traced by a process out of the sweep's reach cannot be
+	// reaped until its tracer lets go; a sweep that looked again and again
+	// until WaitDelay ran out kept a core busy all that time. It stops once
+	// a look neither reaps anything nor finds anything new. The tracer
+	// here is this test's own child, in its group, spared by
+	// ForeignChildren.
+	const waitDelay = 2 * time.Second
+	l := NewLocal(Options{Containment: ContainSubreaper, ForeignChildren: true, Grace: 200 * time.Millisecond, WaitDelay: waitDelay})
+	t.Cleanup(func() { l.Close() })
+	if l.Probe().Containment != ContainSubreaper {
+		t.Skip("no subreaper here")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tracer := osexec.Command(exe)
+	tracer.Env = helperEnviron("seize-stdin")
+	toTracer, _ := tracer.StdinPipe()
+	fromTracer, _ := tracer.StdoutPipe()
+	if err := tracer.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var victim int
+	t.Cleanup(func() {
+		toTracer.Close()
+		tracer.Wait()
+		if victim > 0 {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(victim, &ws, 0, nil)
+		}
+	})
+	seized := make(chan error, 1)
+	var once sync.Once
+	out := func(c Chunk) {
+		m := regexp.MustCompile(`victim (\d+)`).FindSubmatch(c.Data)
+		if m == nil {
+			return
+		}
+		once.Do(func() {
+			victim, _ = strconv.Atoi(string(m[1]))
+			fmt.Fprintln(toTracer, victim)
+			buf := make([]byte, 16)
+			n, err := fromTracer.Read(buf)
+			if err == nil && !bytes.Contains(buf[:n], []byte("seized")) {
+				err = fmt.Errorf("tracer said %q", buf[:n])
+			}
+			seized <- err
+		})
+	}
+	var before, after syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	res := l.Run(context.Background(), helperCmd(t, "traced-victim", "300", "700"), out)
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	select {
+	case err := <-seized:
+		if err != nil {
+			t.Fatalf("the tracer did not take the victim: %v", err)
+		}
+	default:
+		t.Fatalf("the victim never started: stdout %q, stderr %q", res.Stdout.Data, res.Stderr.Data)
+	}
+	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()) - time.Duration(before.Utime.Nano()+before.Stime.Nano())
+	if cpu > waitDelay/4 {
+		t.Errorf("the call's end spent %v of CPU on a zombie it could not reap (WaitDelay %v)", cpu, waitDelay)
+	}
+}

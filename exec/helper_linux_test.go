@@ -6,10 +6,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
 	"os"
+	osexec "os/exec"
 	"runtime"
 	"strconv"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -81,4 +85,36 @@ func chainLoop(deadline int64) {
 			}
 		}
 	}
+}
+
+// seizeStdin traces, from one thread, the process whose pid it reads from
+// stdin, without stopping it, and holds it traced until stdin ends.
+func seizeStdin() int {
+	runtime.LockOSThread()
+	var pid int
+	if _, err := fmt.Fscan(os.Stdin, &pid); err != nil {
+		return reportErr(err)
+	}
+	if err := unix.PtraceSeize(pid); err != nil {
+		return reportErr(err)
+	}
+	os.Stdout.WriteString("seized\n")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	return 0
+}
+
+// tracedVictim starts a "sleep-exit" victim in a session of its own, says
+// its pid, and exits after leaderMs.
+func tracedVictim(victimMs, leaderMs string) int {
+	exe, _ := os.Executable()
+	c := osexec.Command(exe, victimMs)
+	c.Env = helperEnviron("sleep-exit")
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := c.Start(); err != nil {
+		return reportErr(err)
+	}
+	fmt.Printf("victim %d\n", c.Process.Pid)
+	ms, _ := strconv.Atoi(leaderMs)
+	time.Sleep(time.Duration(ms) * time.Millisecond)
+	return 0
 }

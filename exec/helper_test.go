@@ -193,6 +193,14 @@ func runHelper(mode string, args []string) int {
 		return holdMainExit()
 	case "count-term": // say "ready", then "term" for each SIGTERM, until 0.3 s after the first
 		return countTerm()
+	case "sleep-exit": // sleep args[0] ms, exit
+		ms, _ := strconv.Atoi(args[0])
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		return 0
+	case "seize-stdin": // PTRACE_SEIZE the pid read from stdin, say "seized", and hold it until stdin ends
+		return seizeStdin()
+	case "traced-victim": // leave a victim in a session of its own that exits after args[0] ms; say "victim PID"; exit after args[1] ms
+		return tracedVictim(args[0], args[1])
 	case "leave-group": // leave our own process group for group args[0]: "runner" (the runner's own) or "child" (a marked holder's, args[1]); then wait
 		return leaveGroup(args[0], args[1])
 	case "chain": // start a fork chain (chainhead) in a group of its own for args[0] ms, then exit after args[1] ms
