@@ -117,18 +117,19 @@ func leaveGroup(how, marker string) int {
 	return 0
 }
 
-// startChain starts a fork chain for lifeMs in a group of its own, says
-// so, and exits after waitMs: the chain's links come back to the runner
-// one after another, each leaving a zombie, while the call runs and after.
-func startChain(lifeMs, waitMs string) int {
+// leaveBehind starts the helper mode with arg, in a group of its own or
+// (ownSession) a session of its own, prints say with its pid, and exits
+// after waitMs: a call's leader that leaves a process to come back to the
+// runner when it exits.
+func leaveBehind(mode, arg string, ownSession bool, say, waitMs string) int {
 	exe, _ := os.Executable()
-	c := osexec.Command(exe, lifeMs)
-	c.Env = helperEnviron("chainhead")
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c := osexec.Command(exe, arg)
+	c.Env = helperEnviron(mode)
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: ownSession, Setpgid: !ownSession}
 	if err := c.Start(); err != nil {
 		return reportErr(err)
 	}
-	fmt.Printf("chain group %d\nready\n", c.Process.Pid)
+	fmt.Printf(say+"\n", c.Process.Pid)
 	ms, _ := strconv.Atoi(waitMs)
 	time.Sleep(time.Duration(ms) * time.Millisecond)
 	return 0

@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	osexec "os/exec"
 	"runtime"
 	"strconv"
 	"syscall"
-	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -100,21 +98,5 @@ func seizeStdin() int {
 	}
 	os.Stdout.WriteString("seized\n")
 	_, _ = io.Copy(io.Discard, os.Stdin)
-	return 0
-}
-
-// tracedVictim starts a "sleep-exit" victim in a session of its own, says
-// its pid, and exits after leaderMs.
-func tracedVictim(victimMs, leaderMs string) int {
-	exe, _ := os.Executable()
-	c := osexec.Command(exe, victimMs)
-	c.Env = helperEnviron("sleep-exit")
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := c.Start(); err != nil {
-		return reportErr(err)
-	}
-	fmt.Printf("victim %d\n", c.Process.Pid)
-	ms, _ := strconv.Atoi(leaderMs)
-	time.Sleep(time.Duration(ms) * time.Millisecond)
 	return 0
 }

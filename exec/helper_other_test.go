@@ -10,5 +10,3 @@ func execFn() (string, error) { return "", errors.New("no AT_EXECFN here") }
 func chainHead(string) int { return reportErr(errors.New("no fork chain here")) }
 
 func seizeStdin() int { return reportErr(errors.New("no ptrace here")) }
-
-func tracedVictim(string, string) int { return reportErr(errors.New("no ptrace here")) }

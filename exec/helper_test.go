@@ -200,11 +200,11 @@ func runHelper(mode string, args []string) int {
 	case "seize-stdin": // PTRACE_SEIZE the pid read from stdin, say "seized", and hold it until stdin ends
 		return seizeStdin()
 	case "traced-victim": // leave a victim in a session of its own that exits after args[0] ms; say "victim PID"; exit after args[1] ms
-		return tracedVictim(args[0], args[1])
+		return leaveBehind("sleep-exit", args[0], true, "victim %d", args[1])
 	case "leave-group": // leave our own process group for group args[0]: "runner" (the runner's own) or "child" (a marked holder's, args[1]); then wait
 		return leaveGroup(args[0], args[1])
 	case "chain": // start a fork chain (chainhead) in a group of its own for args[0] ms, then exit after args[1] ms
-		return startChain(args[0], args[1])
+		return leaveBehind("chainhead", args[0], false, "chain group %d\nready", args[1])
 	case "chainhead": // fork; the parent exits at once, the child goes on; for args[0] ms, then the last one waits
 		return chainHead(args[0])
 	case "leave-spewing": // print a line, leave a spewer marked args[0] in its own session on stdout, say its pid on stderr, and exit

@@ -97,9 +97,9 @@ func childrenOf(pid, tid int) []int {
 // whatever comes after, and a process that leaves more children than that
 // in front of the rest (zombies a tracer keeps from being reaped, the dead
 // links of a fork chain) would hide the rest from every look. It reads
-// until a read returns nothing: a /proc list also returns less than was
-// asked for before its end, when its next entry does not fit the kernel's
-// own page of it.
+// until a read returns nothing, not until one returns less than asked: a
+// /proc list is made a page at a time, and a read can stop at the end of
+// a page before the end of the list.
 func readList(fd int, buf []byte) ([]byte, error) {
 	for {
 		if cap(buf)-len(buf) < 512 {

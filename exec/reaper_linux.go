@@ -103,13 +103,6 @@ func (rp *reaper) begin(r *run) {
 	rp.mu.Unlock()
 }
 
-// noneBegunSince reports whether no run has begun since begun runs had.
-func (rp *reaper) noneBegunSince(begun uint64) bool {
-	rp.mu.Lock()
-	defer rp.mu.Unlock()
-	return rp.begun == begun
-}
-
 // now is the boot clock /proc uses, from Go's monotonic clock (see begin).
 func (rp *reaper) now() int64 { return rp.since + time.Since(rp.mono).Nanoseconds() }
 
@@ -170,7 +163,7 @@ func (rp *reaper) sweep(r *run, sig syscall.Signal) {
 				reaped++
 			}
 		}
-		if reaped == 0 && maps.EqualFunc(now, before, func(bool, bool) bool { return true }) {
+		if reaped == 0 && maps.Equal(now, before) {
 			return // nothing ended, nothing new
 		}
 		before = now
@@ -229,24 +222,32 @@ func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []int, reapedNow int)
 	}
 	record()
 	rp.mu.Unlock()
+	// fresh takes the record again when a run has begun since it was
+	// taken, and reports whether pid is still none of the live leaders: a
+	// number listed may be a new leader's (another sweep reaped the child
+	// listed, and the number was given again).
+	fresh := func(pid int) bool {
+		rp.mu.Lock()
+		defer rp.mu.Unlock()
+		if rp.begun != begun {
+			record()
+		}
+		return !leaders[pid]
+	}
 	var putOff []int // threads of children put off
 	// With no other run live, every child but the leader is r's or an
 	// ended call's (or this process's own, which ForeignChildren says it
 	// has), so one that has exited is reaped at once, with no look at what
 	// it was: a call can leave thousands, and the look cost ten times the
 	// reap. A run about to fork is live, so no leader not yet recorded is
-	// among them; once a run has begun since, a number listed may be its
-	// leader's (another sweep reaped the child listed, and the number was
-	// given again), and the rest are looked at first.
-	reapNow := sig != 0 && limit == math.MaxInt64 && !r.l.opts.ForeignChildren
+	// among them; one begun since the list was read is in the record fresh
+	// takes again, and while it is live nothing is reaped unlooked-at.
 	for i := len(kids) - 1; i >= 0; i-- {
 		k := kids[i]
-		if leaders[k.pid] || reaped == 0 && k.pid == r.p.pid {
+		if reaped == 0 && k.pid == r.p.pid || !fresh(k.pid) {
 			continue
 		}
-		if reapNow && !rp.noneBegunSince(begun) {
-			reapNow = false
-		}
+		reapNow := sig != 0 && limit == math.MaxInt64 && !r.l.opts.ForeignChildren
 		if reapNow && reapExited(k.pid) {
 			reapedNow++ // its number may be another's already
 			continue
@@ -255,17 +256,10 @@ func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []int, reapedNow int)
 		if err != nil || st.start+clockTick <= rp.since || st.pgid == rp.pgid && r.l.opts.ForeignChildren {
 			continue // gone, or not started by the runner
 		}
-		// A run begun since the record may have its leader under a number
-		// listed here (another sweep reaped the child listed, and the
-		// number was given again): the record is taken again first.
-		if !rp.noneBegunSince(begun) {
-			rp.mu.Lock()
-			record()
-			rp.mu.Unlock()
-			reapNow = false
-			if leaders[k.pid] {
-				continue
-			}
+		// Looked at again after the read, which takes long enough for a
+		// run to begin meanwhile.
+		if !fresh(k.pid) {
+			continue
 		}
 		// Once the leader is reaped its number may be given again: a group
 		// or session of that number is the call's only for a process that

@@ -169,9 +169,12 @@ func (r *run) killAll() {
 // leader is not yet reaped, so neither number can have been given again.
 func (r *run) signal(sig syscall.Signal) {
 	_ = syscall.Kill(-r.p.pid, sig)
-	if pgid, err := syscall.Getpgid(r.p.pid); sig == syscall.SIGKILL || err == nil && pgid != r.p.pid {
-		_ = syscall.Kill(r.p.pid, sig)
+	if sig != syscall.SIGKILL {
+		if pgid, err := syscall.Getpgid(r.p.pid); err != nil || pgid == r.p.pid {
+			return
+		}
 	}
+	_ = syscall.Kill(r.p.pid, sig)
 }
 
 // leaderExited reports whether the leader has exited. Once it has, reap
