@@ -4,6 +4,7 @@ package exec
 
 import (
 	"runtime"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -53,7 +54,7 @@ func rawStart(ln *launch, st *stage) (pid, pidfd, tid int, err error) {
 			}
 		}
 	}
-	pid, pidfd, tid, err = c.start(cloneflags, ln.wantTID)
+	pid, pidfd, tid, err = c.start(cloneflags, ln.wantTID, ln.announce)
 	runtime.KeepAlive(argv)
 	runtime.KeepAlive(envp)
 	return pid, pidfd, tid, err
@@ -118,13 +119,18 @@ type child struct {
 }
 
 // start forks the child, which confines itself and execs, and returns its
-// pid and pidfd. With tid it also returns the thread it was forked from.
-func (c *child) start(cloneflags uintptr, tid bool) (pid, pidfd, forker int, err error) {
+// pid and pidfd. With tid it also returns the thread it was forked from;
+// with announce, the kernel writes the pid there as it forks the child.
+func (c *child) start(cloneflags uintptr, tid bool, announce *int32) (pid, pidfd, forker int, err error) {
 	c.pidfd = -1
 	c.args = cloneArgs{
 		flags:      uint64(unix.CLONE_VM|unix.CLONE_VFORK|unix.CLONE_PIDFD|cloneflags) | unix.CLONE_CLEAR_SIGHAND,
 		pidfd:      uint64(uintptr(unsafe.Pointer(&c.pidfd))),
 		exitSignal: uint64(unix.SIGCHLD),
+	}
+	if announce != nil {
+		c.args.flags |= unix.CLONE_PARENT_SETTID
+		c.args.parentTID = uint64(uintptr(unsafe.Pointer(announce)))
 	}
 	// Forking while another goroutine makes a descriptor without
 	// close-on-exec would leak it into the child; the standard library's
@@ -148,7 +154,11 @@ func (c *child) start(cloneflags uintptr, tid bool) (pid, pidfd, forker int, err
 	}
 	pid = int(r)
 	if c.failErrno != 0 {
-		// The child has exited (the parent resumes only then, or at exec).
+		// The child has exited (the parent resumes only then, or at exec);
+		// its number goes with the reap.
+		if announce != nil {
+			atomic.StoreInt32(announce, 0)
+		}
 		reapChild(pid)
 		if c.pidfd >= 0 {
 			unix.Close(int(c.pidfd))

@@ -24,6 +24,10 @@ type launch struct {
 	cloneflags  uintptr // namespaces of its own
 	wantTID     bool    // report the thread the child was forked from
 	stageAlways bool    // stage its descriptors however low they are (tests)
+	// announce, if set, is where the kernel writes the child's pid as it
+	// forks it, before the child runs (CLONE_PARENT_SETTID): the runner's
+	// own fork only. It is cleared again if the child fails before exec.
+	announce *int32
 }
 
 // setup is what the child does to itself between clone and exec that

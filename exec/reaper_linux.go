@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -59,6 +60,10 @@ type reaper struct {
 	childMu  sync.Mutex
 	children map[int]int
 	childBuf []byte // what a children file reads into, under childMu
+
+	// looked counts the children sweeps read the status of; the tests
+	// check it.
+	looked atomic.Int64
 }
 
 // maxChildBuf bounds the buffer a children file is read into that is kept
@@ -205,15 +210,24 @@ func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []int, reapedNow int)
 		return nil, 0 // the leader alone
 	}
 	// The record of the live runs: their leaders, when the earliest of the
-	// others began, and how many had begun. Taken with mu held.
+	// others began, and how many had begun. A leader being forked, which
+	// is listed before its run records it, is known by the number the
+	// kernel announced (run.announced): it needs no look at /proc, which
+	// would only put it off. One listed before even that is looked at.
+	// Taken with mu held.
 	var limit int64
 	var begun uint64
 	var leaders map[int]bool
 	record := func() {
 		limit, begun, leaders = math.MaxInt64, rp.begun, make(map[int]bool)
 		for o, lr := range rp.live {
-			if lr.pid != 0 {
+			switch {
+			case lr.pid != 0:
 				leaders[lr.pid] = true
+			case lr.reaped == 0:
+				if pid := atomic.LoadInt32(&o.announced); pid != 0 {
+					leaders[int(pid)] = true
+				}
 			}
 			if o != r {
 				limit = min(limit, lr.began)
@@ -252,6 +266,7 @@ func (rp *reaper) escaped(r *run, sig syscall.Signal) (out []int, reapedNow int)
 			reapedNow++ // its number may be another's already
 			continue
 		}
+		rp.looked.Add(1)
 		st, err := readProcStat(k.pid)
 		if err != nil || st.start+clockTick <= rp.since || st.pgid == rp.pgid && r.l.opts.ForeignChildren {
 			continue // gone, or not started by the runner

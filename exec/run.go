@@ -83,6 +83,12 @@ type run struct {
 	// exited is closed when the leader has exited. On Linux it is then a
 	// zombie until reap; elsewhere awaitExit has already reaped it.
 	exited chan struct{}
+
+	// announced is the leader's pid as the kernel writes it while it forks
+	// the leader, before the fork returns; other runs' sweeps read it (see
+	// reaper.escaped), so they need not look at a leader not yet recorded.
+	// Written by the kernel alone; read atomically. Linux, contained runs.
+	announced int32
 }
 
 // newCaptures sets up the captures of both streams and, when out is set,

@@ -86,8 +86,9 @@ func (r *run) start(pl *plan, out func(Chunk)) error {
 	}
 	contained := pl.conf.Containment == ContainSubreaper
 	if contained {
-		// The sweep looks at the forking thread's children too.
-		ln.wantTID = true
+		// The sweep looks at the forking thread's children too, and knows
+		// the leader for one from the moment it is forked.
+		ln.wantTID, ln.announce = true, &r.announced
 		r.l.os.reaper.begin(r)
 	}
 	pid, pidfd, tid, err := r.l.start(ln)

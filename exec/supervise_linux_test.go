@@ -11,8 +11,10 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -524,5 +526,61 @@ func TestReaper_ChildrenOfListsEveryChild(t *testing.T) {
 		if missing > 0 || name == "cached" && !read {
 			t.Errorf("%s children file: %d of the thread's %d children missing (%d listed)", name, missing, n, len(got))
 		}
+	}
+}
+
+func TestReaper_SweepKnowsALeaderBeingForked(t *testing.T) {
+	// A run's leader is in this process's children files from the moment
+	// it is forked, before its run has recorded it. Other runs' sweeps
+	// then read its /proc status, only to put it off, which with many
+	// calls in flight was most of what a sweep read. The kernel writes the
+	// leader's pid where the run keeps it as it forks it, so a sweep takes
+	// the process for a leader without a look. Here a leader is forked as
+	// a run does and left unrecorded, as it is until its fork returns.
+	l := NewLocal(Options{})
+	t.Cleanup(func() { l.Close() })
+	if l.containment() != ContainSubreaper || !l.rawFork() {
+		t.Skip("needs the subreaper and the runner's own fork")
+	}
+	null, err := l.os.devnull()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := &l.os.reaper
+	forking := &run{l: l}
+	rp.begin(forking)
+	t.Cleanup(func() { rp.finish(forking) })
+	ln := &launch{setup: setup{execFD: -1, files: [3]int{null, null, null}, netns: -1, rules: -1},
+		path: "/bin/sleep", argv: []string{"sleep", "30"}, envp: l.os.baseEnvp, wantTID: true, announce: &forking.announced}
+	pid, pidfd, tid, err := rawStart(ln, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = unix.Kill(pid, unix.SIGKILL)
+		reapChild(pid)
+		unix.Close(pidfd)
+	})
+	if got := atomic.LoadInt32(&forking.announced); got != int32(pid) {
+		t.Fatalf("the kernel announced pid %d for the leader %d", got, pid)
+	}
+	// Another run sweeps, reading the forking thread's children too.
+	sweeping := &run{l: l}
+	sweeping.p.tid = tid
+	rp.begin(sweeping)
+	t.Cleanup(func() { rp.finish(sweeping) })
+	looks := func() int64 {
+		t.Helper()
+		before := rp.looked.Load()
+		if out, _ := rp.escaped(sweeping, 0); slices.Contains(out, pid) {
+			t.Fatalf("the sweep took the leader being forked (%d) for an escapee: %v", pid, out)
+		}
+		return rp.looked.Load() - before
+	}
+	announced := looks()
+	atomic.StoreInt32(&forking.announced, 0) // as before the kernel wrote it
+	unannounced := looks()
+	if announced != unannounced-1 {
+		t.Errorf("the sweep read %d statuses with the leader announced and %d without; want one fewer", announced, unannounced)
 	}
 }
