@@ -94,9 +94,10 @@ const (
 // child is everything a child does between clone and exec, worked out
 // before the fork. Between the two, the child runs on the parent's stack
 // with the parent suspended; it may only make system calls and read this,
-// and write the two fields that report a failure. It must live on the heap
-// (the kernel and the child reach it through plain addresses, which a
-// moving stack would invalidate).
+// and write the two fields that report a failure. It may live on the
+// goroutine's stack: the child's frames lie below the one holding it, and
+// the addresses the kernel writes to are worked out in forkChild, where
+// the stack cannot move.
 type child struct {
 	setup                // as the launch has it
 	path  *byte          // for execve, when execFD is -1
@@ -114,23 +115,22 @@ type child struct {
 	failStep  uint32 // the step that failed
 	failErrno uint32 // and how
 
-	args  cloneArgs
-	pidfd int32 // written by the kernel
+	args     cloneArgs
+	pidfd    int32  // written by the kernel
+	announce *int32 // where the kernel writes the child's pid, or nil
 }
 
 // start forks the child, which confines itself and execs, and returns its
 // pid and pidfd. With tid it also returns the thread it was forked from;
 // with announce, the kernel writes the pid there as it forks the child.
 func (c *child) start(cloneflags uintptr, tid bool, announce *int32) (pid, pidfd, forker int, err error) {
-	c.pidfd = -1
+	c.pidfd, c.announce = -1, announce
 	c.args = cloneArgs{
 		flags:      uint64(unix.CLONE_VM|unix.CLONE_VFORK|unix.CLONE_PIDFD|cloneflags) | unix.CLONE_CLEAR_SIGHAND,
-		pidfd:      uint64(uintptr(unsafe.Pointer(&c.pidfd))),
 		exitSignal: uint64(unix.SIGCHLD),
 	}
 	if announce != nil {
 		c.args.flags |= unix.CLONE_PARENT_SETTID
-		c.args.parentTID = uint64(uintptr(unsafe.Pointer(announce)))
 	}
 	// Forking while another goroutine makes a descriptor without
 	// close-on-exec would leak it into the child; the standard library's
@@ -172,9 +172,19 @@ func (c *child) start(cloneflags uintptr, tid bool, announce *int32) (pid, pidfd
 // rawClone3 wrote after the parent resumed, so it never runs in a frame
 // the child has used. The child goes on to childMain and never returns.
 //
+// The addresses the kernel writes to are worked out here, as plain
+// numbers the kernel takes: c may live on the goroutine's stack, which
+// moves when it grows or a collection shrinks it, and no move updates a
+// number. Nothing here can move it: the function grows no stack, and with
+// every signal blocked the goroutine is not preempted.
+//
 //go:nosplit
 //go:norace
 func forkChild(c *child) (pid, errno uintptr) {
+	c.args.pidfd = uint64(uintptr(unsafe.Pointer(&c.pidfd)))
+	if c.announce != nil {
+		c.args.parentTID = uint64(uintptr(unsafe.Pointer(c.announce)))
+	}
 	pid, errno = rawClone3(uintptr(unsafe.Pointer(&c.args)), unsafe.Sizeof(c.args))
 	if errno != 0 || pid != 0 {
 		return
