@@ -565,8 +565,12 @@ func TestReaper_SweepKnowsALeaderBeingForked(t *testing.T) {
 		t.Fatalf("the kernel announced pid %d for the leader %d", got, pid)
 	}
 	// Another run sweeps, reading the forking thread's children too.
+	// Its own leader's number is one no process has: not 0, which /proc
+	// shows as the group and session of a process whose leader is outside
+	// this pid namespace (a container's), and which the sweep would then
+	// take for the run's own.
 	sweeping := &run{l: l}
-	sweeping.p.tid = tid
+	sweeping.p.pid, sweeping.p.tid = -1, tid
 	rp.begin(sweeping)
 	t.Cleanup(func() { rp.finish(sweeping) })
 	looks := func() int64 {
