@@ -131,7 +131,7 @@ func BenchmarkHTTPHandler(b *testing.B) {
 			req.Header.Set(mcp.HeaderProtocolVersion, "2025-11-25")
 		}
 		rec := httptest.NewRecorder()
-		h.srv.Handler.ServeHTTP(rec, req)
+		h.srv.handler.ServeHTTP(rec, req)
 		return rec
 	}
 	init := post(servertest.Initialize("bench"), "")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"syscall"
@@ -46,7 +45,7 @@ type HTTPOptions struct {
 
 // HTTP is a listening Streamable HTTP transport.
 type HTTP struct {
-	srv *http.Server
+	srv *httpServer
 	ln  net.Listener
 	mcp *mcpserver.StreamableHTTPServer
 	url string
@@ -107,14 +106,15 @@ func (s *Server) ListenHTTP(o HTTPOptions) (*HTTP, error) {
 		log: s.log, next: c})
 	base, cancel := context.WithCancel(context.Background())
 	h.endRequests = cancel
-	h.srv = &http.Server{
-		Handler:           mux,
-		BaseContext:       func(net.Listener) context.Context { return base },
-		ReadHeaderTimeout: 10 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		IdleTimeout:       2 * time.Minute,
-		// No WriteTimeout: a call may wait for a human for a long time.
-		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	// No write timeout: a call may wait for a human for a long time.
+	h.srv = &httpServer{
+		handler:           mux,
+		log:               s.log.With("transport", "http"),
+		base:              base,
+		readHeaderTimeout: 10 * time.Second,
+		maxHeaderBytes:    64 << 10,
+		idleTimeout:       2 * time.Minute,
+		watchAfter:        s.handOnAfter,
 	}
 	return h, nil
 }

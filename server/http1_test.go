@@ -1,0 +1,414 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// wireHTTP is an httpServer on loopback serving h, with a client that
+// writes requests by hand on one connection.
+type wireHTTP struct {
+	t    *testing.T
+	srv  *httpServer
+	addr string
+	conn net.Conn
+	br   *bufio.Reader
+}
+
+func newWireHTTP(t *testing.T, h http.Handler, change func(*httpServer)) *wireHTTP {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, cancel := context.WithCancel(context.Background())
+	srv := &httpServer{handler: h, log: slog.New(slog.DiscardHandler), base: base,
+		readHeaderTimeout: 5 * time.Second, idleTimeout: time.Minute, maxHeaderBytes: 8 << 10, watchAfter: time.Millisecond}
+	if change != nil {
+		change(srv)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	r := &wireHTTP{t: t, srv: srv, addr: ln.Addr().String()}
+	t.Cleanup(func() {
+		cancel()
+		srv.Close()
+		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+			t.Errorf("Serve returned %v", err)
+		}
+		// Close does not wait for the connections' goroutines.
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			srv.mu.Lock()
+			n := len(srv.conns)
+			srv.mu.Unlock()
+			if n == 0 || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+	r.dial()
+	return r
+}
+
+// dial opens the client's connection, closing any before it.
+func (r *wireHTTP) dial() {
+	r.t.Helper()
+	if r.conn != nil {
+		r.conn.Close()
+	}
+	c, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { c.Close() })
+	r.conn, r.br = c, bufio.NewReader(c)
+}
+
+func (r *wireHTTP) send(s string) {
+	r.t.Helper()
+	if _, err := io.WriteString(r.conn, s); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// answer reads one response and its whole body.
+func (r *wireHTTP) answer(method string) (*http.Response, string) {
+	r.t.Helper()
+	_ = r.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(r.br, &http.Request{Method: method})
+	if err != nil {
+		r.t.Fatalf("reading a response: %v", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		r.t.Fatalf("reading a response's body: %v", err)
+	}
+	return resp, string(body)
+}
+
+// closed reports whether the server closed the connection (after what was
+// read of it).
+func (r *wireHTTP) closed() bool {
+	_ = r.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, err := r.br.ReadByte()
+	return errors.Is(err, io.EOF)
+}
+
+// echo answers with the method, path and body it got.
+func echo(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	w.Header().Set("Content-Type", "text/plain")
+	_, _ = io.WriteString(w, r.Method+" "+r.URL.Path+" "+string(body))
+}
+
+func TestHTTPServer_KeepAlive(t *testing.T) {
+	r := newWireHTTP(t, http.HandlerFunc(echo), nil)
+	for i, body := range []string{"one", "two, longer", ""} {
+		r.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+		resp, got := r.answer("POST")
+		if want := "POST /mcp " + body; resp.StatusCode != 200 || got != want {
+			t.Fatalf("request %d: %d %q, want 200 %q", i, resp.StatusCode, got, want)
+		}
+		if resp.ContentLength != int64(len(got)) || resp.Close || resp.Header.Get("Date") == "" {
+			t.Errorf("request %d: length %d, close %v, Date %q", i, resp.ContentLength, resp.Close, resp.Header.Get("Date"))
+		}
+	}
+}
+
+func TestHTTPServer_ChunkedRequestBody(t *testing.T) {
+	r := newWireHTTP(t, http.HandlerFunc(echo), nil)
+	r.send("POST /x HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
+	if _, got := r.answer("POST"); got != "POST /x abcde" {
+		t.Fatalf("got %q", got)
+	}
+	r.send("GET /y HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	if _, got := r.answer("GET"); got != "GET /y " {
+		t.Fatalf("the next request got %q", got)
+	}
+}
+
+func TestHTTPServer_StreamsWhatIsFlushed(t *testing.T) {
+	release := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, "data: first\n\n")
+		w.(http.Flusher).Flush()
+		<-release
+		_, _ = io.WriteString(w, "data: second\n\n")
+	})
+	r := newWireHTTP(t, h, nil)
+	r.send("GET /mcp HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	_ = r.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(r.br, &http.Request{Method: "GET"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.TransferEncoding) != 1 || resp.TransferEncoding[0] != "chunked" {
+		t.Fatalf("transfer encoding %v, want chunked", resp.TransferEncoding)
+	}
+	first := make([]byte, len("data: first\n\n"))
+	if _, err := io.ReadFull(resp.Body, first); err != nil || string(first) != "data: first\n\n" {
+		t.Fatalf("before the handler returned: %q, %v", first, err)
+	}
+	close(release)
+	rest, err := io.ReadAll(resp.Body)
+	if err != nil || string(rest) != "data: second\n\n" {
+		t.Fatalf("the rest: %q, %v", rest, err)
+	}
+	r.send("GET /next HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	if _, got := r.answer("GET"); got != "data: first\n\ndata: second\n\n" {
+		t.Fatalf("the next request on the connection got %q", got)
+	}
+}
+
+func TestHTTPServer_LongAnswerIsStreamed(t *testing.T) {
+	long := strings.Repeat("x", maxBuffered+10)
+	r := newWireHTTP(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, long[:10])
+		_, _ = io.WriteString(w, long[10:])
+	}), nil)
+	r.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	resp, got := r.answer("GET")
+	if got != long || len(resp.TransferEncoding) == 0 {
+		t.Fatalf("%d bytes, transfer encoding %v", len(got), resp.TransferEncoding)
+	}
+}
+
+func TestHTTPServer_Refusals(t *testing.T) {
+	tests := []struct {
+		name, request string
+		status        int
+	}{
+		{"header too large", "GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: " + strings.Repeat("a", 20<<10) + "\r\n\r\n", 431},
+		{"no Host", "GET / HTTP/1.1\r\n\r\n", 400},
+		{"two Hosts", "GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n", 400},
+		{"header name with a space", "GET / HTTP/1.1\r\nHost: localhost\r\nX Y: z\r\n\r\n", 400},
+		{"control character", "GET / HTTP/1.1\r\nHost: localhost\r\nX: a\x01b\r\n\r\n", 400},
+		{"HTTP/2.0", "GET / HTTP/2.0\r\nHost: localhost\r\n\r\n", 505},
+		{"garbage", "hello\r\n\r\n", 400},
+		{"two lengths", "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", 400},
+		{"unknown transfer encoding", "POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501},
+		{"unknown expectation", "POST / HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\na", 417},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newWireHTTP(t, http.HandlerFunc(echo), nil)
+			r.send(tt.request)
+			resp, _ := r.answer("GET")
+			if resp.StatusCode != tt.status || !resp.Close {
+				t.Errorf("status %d, close %v; want %d and close", resp.StatusCode, resp.Close, tt.status)
+			}
+			if !r.closed() {
+				t.Error("the connection stayed open")
+			}
+		})
+	}
+}
+
+func TestHTTPServer_ExpectContinue(t *testing.T) {
+	r := newWireHTTP(t, http.HandlerFunc(echo), nil)
+	r.send("POST /mcp HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+	_ = r.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	line, err := r.br.ReadString('\n')
+	if err != nil || line != "HTTP/1.1 100 Continue\r\n" {
+		t.Fatalf("before the body: %q, %v", line, err)
+	}
+	if blank, _ := r.br.ReadString('\n'); blank != "\r\n" {
+		t.Fatalf("after 100 Continue: %q", blank)
+	}
+	r.send("hello")
+	if resp, got := r.answer("POST"); resp.StatusCode != 200 || got != "POST /mcp hello" {
+		t.Fatalf("%d %q", resp.StatusCode, got)
+	}
+}
+
+func TestHTTPServer_HTTP10(t *testing.T) {
+	r := newWireHTTP(t, http.HandlerFunc(echo), nil)
+	r.send("GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+	resp, got := r.answer("GET")
+	if got != "GET /a " || resp.Header.Get("Connection") != "keep-alive" {
+		t.Fatalf("%q, Connection %q", got, resp.Header.Get("Connection"))
+	}
+	r.send("GET /b HTTP/1.0\r\n\r\n")
+	if _, got := r.answer("GET"); got != "GET /b " {
+		t.Fatalf("%q", got)
+	}
+	if !r.closed() {
+		t.Error("an HTTP/1.0 request without keep-alive left the connection open")
+	}
+}
+
+func TestHTTPServer_UnreadBody(t *testing.T) {
+	ignore := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "no thanks") })
+	t.Run("small: read for the next request", func(t *testing.T) {
+		r := newWireHTTP(t, ignore, nil)
+		r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\nabc")
+		if resp, _ := r.answer("POST"); resp.Close {
+			t.Fatal("closed after a small unread body")
+		}
+		r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
+		if _, got := r.answer("POST"); got != "no thanks" {
+			t.Fatalf("%q", got)
+		}
+	})
+	t.Run("large: answered, then closed", func(t *testing.T) {
+		r := newWireHTTP(t, ignore, nil)
+		size := 4 * maxDrain
+		r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + strconv.Itoa(size) + "\r\n\r\n")
+		sent := make(chan error, 1)
+		go func() {
+			_, err := r.conn.Write(make([]byte, size))
+			sent <- err
+		}()
+		resp, got := r.answer("POST")
+		if got != "no thanks" || !resp.Close {
+			t.Fatalf("%q, close %v", got, resp.Close)
+		}
+		<-sent // written whole, or cut when the server closed: either is fine
+	})
+}
+
+func TestHTTPServer_ClientGoneCancels(t *testing.T) {
+	ended := make(chan error, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		select {
+		case <-r.Context().Done():
+			ended <- r.Context().Err()
+		case <-time.After(10 * time.Second):
+			ended <- errors.New("not cancelled")
+		}
+	})
+	r := newWireHTTP(t, h, nil)
+	r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}")
+	time.Sleep(20 * time.Millisecond) // past watchAfter
+	r.conn.Close()
+	if err := <-ended; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the handler ended with %v", err)
+	}
+}
+
+func TestHTTPServer_WatchLeavesTheNextRequest(t *testing.T) {
+	// A request served past watchAfter is watched; a client that sends its
+	// next request meanwhile neither cancels the first nor loses the next.
+	errs := make(chan error, 2)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		time.Sleep(30 * time.Millisecond)
+		errs <- r.Context().Err()
+		_, _ = w.Write(body)
+	})
+	r := newWireHTTP(t, h, nil)
+	r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nfirst")
+	time.Sleep(10 * time.Millisecond)
+	r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 6\r\n\r\nsecond")
+	for _, want := range []string{"first", "second"} {
+		if _, got := r.answer("POST"); got != want {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+		if err := <-errs; err != nil {
+			t.Fatalf("request %q was cancelled: %v", want, err)
+		}
+	}
+}
+
+func TestHTTPServer_ShortRequestIsNotWatched(t *testing.T) {
+	// Served within watchAfter, a request leaves no goroutine reading the
+	// connection, and its client leaving is not a cancellation.
+	seen := make(chan error, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		seen <- r.Context().Err()
+	})
+	r := newWireHTTP(t, h, func(s *httpServer) { s.watchAfter = time.Hour })
+	r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}")
+	if resp, _ := r.answer("POST"); resp.StatusCode != 200 {
+		t.Fatal(resp.Status)
+	}
+	if err := <-seen; err != nil {
+		t.Fatalf("cancelled: %v", err)
+	}
+}
+
+func TestHTTPServer_HeaderTimeout(t *testing.T) {
+	r := newWireHTTP(t, http.HandlerFunc(echo), func(s *httpServer) { s.readHeaderTimeout = 50 * time.Millisecond })
+	r.send("GET / HTTP/1.1\r\nHost: loc")
+	if !r.closed() {
+		t.Fatal("a header that never ends kept the connection")
+	}
+}
+
+func TestHTTPServer_PanicEndsOnlyItsConnection(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/panic" {
+			panic("handler bug")
+		}
+		_, _ = io.WriteString(w, "fine")
+	})
+	r := newWireHTTP(t, h, nil)
+	r.send("GET /panic HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	if !r.closed() {
+		t.Fatal("the connection survived its handler's panic")
+	}
+	r.dial()
+	r.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	if _, got := r.answer("GET"); got != "fine" {
+		t.Fatalf("after a panic: %q", got)
+	}
+}
+
+func TestHTTPServer_Shutdown(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			close(started)
+			<-release
+		}
+		_, _ = io.WriteString(w, "done")
+	})
+	r := newWireHTTP(t, h, nil)
+	idle := newWireClient(t, r.addr)
+	idle.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	idle.answer("GET")
+	r.send("GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	<-started
+	shut := make(chan error, 1)
+	go func() { shut <- r.srv.Shutdown(context.Background()) }()
+	if !idle.closed() {
+		t.Fatal("Shutdown left an idle connection open")
+	}
+	select {
+	case err := <-shut:
+		t.Fatalf("Shutdown returned %v while a request was served", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	resp, got := r.answer("GET")
+	if got != "done" || !resp.Close {
+		t.Fatalf("the request served during Shutdown: %q, close %v", got, resp.Close)
+	}
+	if err := <-shut; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := net.Dial("tcp", r.addr); err == nil {
+		t.Fatal("a connection was accepted after Shutdown")
+	}
+}
+
+// newWireClient opens a second client connection to addr.
+func newWireClient(t *testing.T, addr string) *wireHTTP {
+	r := &wireHTTP{t: t, addr: addr}
+	r.dial()
+	return r
+}
