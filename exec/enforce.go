@@ -20,13 +20,16 @@ const (
 // down, so all three end a run the same way. Nothing waits on them
 // until one fires (context.AfterFunc starts no goroutine before then, and
 // the timeout is kept as this system can keep it most cheaply), so a run
-// that ends by itself pays for no extra goroutine or thread wakeup. The
-// returned func disarms them.
+// that ends by itself pays for no extra goroutine or thread wakeup. ctx's
+// Slow notice, if any, is kept the same way. The returned func disarms
+// them.
 func (r *run) enforce(ctx context.Context, timeout time.Duration) (disarm func()) {
 	stopTimer := r.armTimeout(timeout)
+	stopSlow := r.armSlow(SlowOf(ctx))
 	stop := context.AfterFunc(ctx, func() { r.end(endCancel) })
 	return func() {
 		stopTimer()
+		stopSlow()
 		stop()
 	}
 }

@@ -88,7 +88,12 @@ func (r *run) awaitExitPolled() bool {
 			}
 		})
 	}
+	stopSlow := func() {}
+	if s := r.io.slow; s != nil {
+		stopSlow = slowTimer(s, time.Until(r.io.slowAt))
+	}
 	awaitReadable(p.pid)
+	stopSlow()
 	if timer != nil {
 		timer.Stop()
 	}

@@ -43,6 +43,10 @@ type streams struct {
 	// deadline is when the timeout ends the run; the zero time once it
 	// has fired.
 	deadline time.Time
+	// slow is the caller's Slow notice, given at slowAt unless the leader
+	// has exited by then (see armSlow).
+	slow   *Slow
+	slowAt time.Time
 	// polled is set when the run reads through the runtime's poller
 	// instead (see ownPollUpTo).
 	polled *polled
@@ -52,6 +56,16 @@ type streams struct {
 // timer is armed, so a run that ends in time involves no other thread.
 func (r *run) armTimeout(timeout time.Duration) (stop func()) {
 	r.io.deadline = time.Now().Add(timeout)
+	return func() {}
+}
+
+// armSlow keeps s's notice in the run's own poll, as the timeout is kept:
+// a run that ends within its After costs it nothing. A run read through
+// the poller gives it from a timer (awaitExitPolled).
+func (r *run) armSlow(s *Slow) (stop func()) {
+	if s.pending() {
+		r.io.slow, r.io.slowAt = s, time.Now().Add(s.after)
+	}
 	return func() {}
 }
 
@@ -78,6 +92,17 @@ func (r *run) awaitExit() {
 				continue
 			}
 			timeout = int((left + time.Millisecond - 1) / time.Millisecond)
+		}
+		if r.io.slow != nil {
+			left := time.Until(r.io.slowAt)
+			if left <= 0 {
+				r.io.slow.Give()
+				r.io.slow = nil
+				continue
+			}
+			if ms := int((left + time.Millisecond - 1) / time.Millisecond); timeout < 0 || ms < timeout {
+				timeout = ms
+			}
 		}
 		if r.io.pidfd < 0 {
 			if awaitExitNow(r.p.pid) {

@@ -104,6 +104,14 @@ func (r *run) armTimeout(timeout time.Duration) (stop func()) {
 	return func() { t.Stop() }
 }
 
+// armSlow gives s's notice from a timer once the run has lasted its After.
+func (r *run) armSlow(s *Slow) (stop func()) {
+	if s == nil {
+		return func() {}
+	}
+	return slowTimer(s, s.after)
+}
+
 // awaitExit returns when the leader has exited. Waiting without reaping is
 // not possible here, so it reaps at once; the final kill of the group then
 // comes after the reap: if the group is empty by then, its id could in

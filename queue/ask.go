@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/assent-sh/assent/exec"
 	"github.com/assent-sh/assent/journal"
 )
 
@@ -36,6 +37,8 @@ func (q *Queue) ask(ctx context.Context, e *entry) (Outcome, error) {
 		}
 	})
 
+	// Waiting for a person makes the call slow, however quick its run.
+	exec.SlowOf(ctx).Give()
 	var timeout <-chan time.Time
 	if d := q.opts.ApprovalTimeout; d > 0 {
 		t := time.NewTimer(d)

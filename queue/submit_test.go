@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -574,5 +575,35 @@ func TestRun_CancelledAtStartIsACancellation(t *testing.T) {
 	}
 	if c := out.Call; c.Ending != queue.CancelledByClient {
 		t.Fatalf("ending %q (%s), want cancelled by the client", c.Ending, c.EndingText())
+	}
+}
+
+func TestSubmit_WaitingIsSlow(t *testing.T) {
+	// A call that waits for an operator gives its caller's slow notice as
+	// it starts to wait; one a rule runs at once leaves the notice to its
+	// run (the fake runner gives none for a run it does not hold).
+	f := newFixture(t, nil)
+	var given atomic.Int32
+	slow := func() context.Context {
+		given.Store(0)
+		return exec.WithSlow(context.Background(), exec.NewSlow(time.Hour, func() { given.Add(1) }))
+	}
+	f.Runner.Expect("uname", "x")
+	if out, err := f.Queue.Submit(slow(), f.Request("look", map[string]any{"what": "x"})); err != nil || out.Call.Status != queue.Done {
+		t.Fatalf("%+v, %v", out.Call, err)
+	}
+	if n := given.Load(); n != 0 {
+		t.Fatalf("a call run at once gave %d notices", n)
+	}
+	res := f.SubmitAsync(slow(), f.Request("write", map[string]any{"file": "a"}))
+	id := f.WaitStatus(2, queue.Pending).ID
+	if n := given.Load(); n != 1 {
+		t.Fatalf("a call waiting for an operator gave %d notices", n)
+	}
+	if err := f.Queue.Deny(id, "no"); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-res; r.Err != nil || r.Out.Call.Status != queue.Denied {
+		t.Fatalf("%+v, %v", r.Out.Call, r.Err)
 	}
 }

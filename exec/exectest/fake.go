@@ -134,6 +134,12 @@ func (f *Fake) Run(ctx context.Context, cmd exec.Command, out func(exec.Chunk)) 
 		o.Bytes += int64(len(ch.Data))
 	}
 	if r.Hold != nil {
+		// A held run is slow once it lasts the caller's After, as a real
+		// one would be.
+		if s := exec.SlowOf(ctx); s != nil {
+			t := time.AfterFunc(s.After(), s.Give)
+			defer t.Stop()
+		}
 		select {
 		case <-r.Hold:
 		case <-ctx.Done():
