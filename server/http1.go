@@ -151,6 +151,7 @@ func (s *httpServer) Shutdown(ctx context.Context) error {
 	s.closing = true
 	if s.ln != nil {
 		s.ln.Close()
+		s.ln = nil // a Close after Shutdown has no listener to close again
 	}
 	for c, idle := range s.conns {
 		if idle {

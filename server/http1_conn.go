@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/assent-sh/assent/exec"
 )
 
 // httpConn is one client connection of an httpServer.
@@ -23,6 +25,10 @@ type httpConn struct {
 	// address, as net/http gives it (mcp-go's Host check reads it).
 	ctx    context.Context
 	remote string
+	// served counts the requests read; afterPost says the last was a POST,
+	// whose body some clients end with a CRLF of their own.
+	served    int
+	afterPost bool
 }
 
 // readBufSize is the size of a connection's read buffer, which a header
@@ -55,6 +61,13 @@ func (c *httpConn) serve() {
 			}
 			return
 		}
+		// Busy only once a whole header is read: Shutdown closes a
+		// connection still waiting for one, as net/http does.
+		if !c.s.setIdle(c, false) {
+			return
+		}
+		c.served++
+		c.afterPost = req.Method == http.MethodPost
 		if !c.serveRequest(req) {
 			return
 		}
@@ -62,20 +75,26 @@ func (c *httpConn) serve() {
 }
 
 // awaitRequest waits, idle, for the first byte of the next request, and
-// reports whether one came while the server is open.
+// reports whether one came while the server is open. A new connection's
+// first request must begin within the header timeout, as net/http has it;
+// the idle timeout is for the wait between requests.
 func (c *httpConn) awaitRequest() bool {
 	if c.br.Buffered() == 0 {
 		if !c.s.setIdle(c, true) {
 			return false
 		}
-		if d := c.s.idleTimeout; d > 0 {
+		d := c.s.idleTimeout
+		if c.served == 0 && c.s.readHeaderTimeout > 0 {
+			d = c.s.readHeaderTimeout
+		}
+		if d > 0 {
 			_ = c.rwc.SetReadDeadline(time.Now().Add(d))
 		}
 		if _, err := c.br.Peek(1); err != nil {
 			return false
 		}
 	}
-	return c.s.setIdle(c, false)
+	return !c.s.isClosing()
 }
 
 // readRequest reads a request's line and header, within the header
@@ -86,6 +105,16 @@ func (c *httpConn) readRequest() (*http.Request, int, error) {
 		_ = c.rwc.SetReadDeadline(time.Now().Add(d))
 	}
 	c.in.left = int64(c.s.maxHeaderBytes) + readBufSize
+	if c.afterPost {
+		// RFC 9112 §2.2: a server should skip a CRLF or two before a
+		// request line; old clients end a POST's body with one.
+		for range 4 {
+			if b, err := c.br.Peek(1); err != nil || b[0] != '\r' && b[0] != '\n' {
+				break
+			}
+			_, _ = c.br.Discard(1)
+		}
+	}
 	req, err := http.ReadRequest(c.br)
 	tooLarge := c.in.left == 0
 	c.in.left = -1
@@ -121,7 +150,6 @@ func (c *httpConn) readRequest() (*http.Request, int, error) {
 func (c *httpConn) serveRequest(req *http.Request) bool {
 	ctx, cancel := context.WithCancel(c.ctx)
 	defer cancel()
-	req = req.WithContext(ctx)
 	req.RemoteAddr = c.remote
 	w := &httpResponse{c: c, req: req, header: make(http.Header)}
 	if expect := req.Header.Get("Expect"); expect != "" {
@@ -135,16 +163,22 @@ func (c *httpConn) serveRequest(req *http.Request) bool {
 		req.Header.Del("Expect")
 	}
 	watch := &connWatch{c: c, cancel: cancel}
-	body := &watchedBody{ReadCloser: req.Body, onEOF: watch.arm}
+	w.slow = exec.NewSlow(c.s.watchAfter, watch.slow)
+	req = req.WithContext(exec.WithSlow(ctx, w.slow))
+	body := &watchedBody{ReadCloser: req.Body, onEOF: watch.bodyRead, length: req.ContentLength}
 	if req.Body == http.NoBody {
-		watch.arm()
+		watch.bodyRead()
 	} else {
 		req.Body, w.reqBody = body, body
 	}
 	c.s.handler.ServeHTTP(w, req)
 	keep := w.finish()
 	watch.disarm()
-	if req.Body != http.NoBody && !body.eof && (!keep || !body.drain()) {
+	// A handler's write deadline ends with its request, as in net/http.
+	_ = c.rwc.SetWriteDeadline(time.Time{})
+	if req.Body != http.NoBody && !body.eof {
+		// Not drained as the answer went out (see commit): the client may
+		// still be sending it.
 		c.linger()
 		return false
 	}

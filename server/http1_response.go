@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/assent-sh/assent/exec"
 )
 
 // httpResponse is the http.ResponseWriter of one request of an httpConn.
@@ -18,6 +20,7 @@ type httpResponse struct {
 	c       *httpConn
 	req     *http.Request
 	reqBody *watchedBody // nil for a request without a body
+	slow    *exec.Slow   // the request's notice that it is slow
 	header  http.Header
 	status  int    // 0 until WriteHeader
 	body    []byte // kept until the header goes out
@@ -66,6 +69,9 @@ func (w *httpResponse) Write(p []byte) (int, error) {
 		return 0, http.ErrBodyNotAllowed
 	}
 	if !w.committed {
+		if n, ok := declaredLength(w.header); ok && int64(len(w.body)+len(p)) > n {
+			return 0, http.ErrContentLength
+		}
 		if len(w.body)+len(p) <= maxBuffered {
 			w.body = append(w.body, p...)
 			return len(p), nil
@@ -85,6 +91,7 @@ func (w *httpResponse) FlushError() error {
 	if w.done {
 		return errHandlerReturned
 	}
+	w.slow.Give() // an answer streamed is one that lasts
 	if !w.committed {
 		if err := w.commit(false); err != nil {
 			return err
@@ -109,10 +116,13 @@ func (w *httpResponse) commit(final bool) error {
 		w.status = http.StatusOK
 	}
 	h := w.header
-	if b := w.reqBody; b != nil && !b.eof {
+	if w.req.Close || w.c.s.isClosing() || headerSays(h, "Connection", "close") {
+		w.closeAfter = true
+	}
+	if b := w.reqBody; b != nil && !b.eof && !w.closeAfter {
 		// The connection can carry another request only once this one's
 		// body is read; a handler that streams may read on.
-		if !final || !b.drain() {
+		if !final || !b.drain(w.c) {
 			w.closeAfter = true
 		}
 	}
@@ -133,7 +143,7 @@ func (w *httpResponse) commit(final bool) error {
 	case final:
 		h.Set("Content-Length", strconv.Itoa(len(w.body)))
 	default:
-		if n, err := strconv.ParseInt(h.Get("Content-Length"), 10, 64); err == nil && n >= 0 {
+		if n, ok := declaredLength(h); ok {
 			w.declared = n
 			break
 		}
@@ -144,9 +154,6 @@ func (w *httpResponse) commit(final bool) error {
 		} else {
 			w.closeAfter = true // the end of the body is the end of the connection
 		}
-	}
-	if w.req.Close || w.c.s.isClosing() || headerSays(h, "Connection", "close") {
-		w.closeAfter = true
 	}
 	switch {
 	case w.closeAfter:
@@ -220,6 +227,16 @@ func (w *httpResponse) noteErr(err error) {
 		w.err = err
 		w.closeAfter = true
 	}
+}
+
+// declaredLength is the Content-Length a handler set in h, if any.
+func declaredLength(h http.Header) (int64, bool) {
+	v, ok := h["Content-Length"]
+	if !ok || len(v) == 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v[0], 10, 64)
+	return n, err == nil && n >= 0
 }
 
 // bodyAllowed reports whether an answer with the status may have a body.

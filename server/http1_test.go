@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assent-sh/assent/exec"
 )
 
 // wireHTTP is an httpServer on loopback serving h, with a client that
@@ -283,6 +285,7 @@ func TestHTTPServer_ClientGoneCancels(t *testing.T) {
 	ended := make(chan error, 1)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.ReadAll(r.Body)
+		exec.SlowOf(r.Context()).Give() // as a call that waits for an operator
 		select {
 		case <-r.Context().Done():
 			ended <- r.Context().Err()
@@ -305,6 +308,7 @@ func TestHTTPServer_WatchLeavesTheNextRequest(t *testing.T) {
 	errs := make(chan error, 2)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		exec.SlowOf(r.Context()).Give()
 		time.Sleep(30 * time.Millisecond)
 		errs <- r.Context().Err()
 		_, _ = w.Write(body)
@@ -323,21 +327,34 @@ func TestHTTPServer_WatchLeavesTheNextRequest(t *testing.T) {
 	}
 }
 
-func TestHTTPServer_ShortRequestIsNotWatched(t *testing.T) {
-	// Served within watchAfter, a request leaves no goroutine reading the
-	// connection, and its client leaving is not a cancellation.
-	seen := make(chan error, 1)
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.ReadAll(r.Body)
-		seen <- r.Context().Err()
-	})
-	r := newWireHTTP(t, h, func(s *httpServer) { s.watchAfter = time.Hour })
-	r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}")
-	if resp, _ := r.answer("POST"); resp.StatusCode != 200 {
-		t.Fatal(resp.Status)
-	}
-	if err := <-seen; err != nil {
-		t.Fatalf("cancelled: %v", err)
+func TestHTTPServer_WatchesOnlyWhatIsSlow(t *testing.T) {
+	// A request that is not slow (no notice, no answer streamed) starts no
+	// goroutine reading the connection: its client leaving is not seen.
+	// One that streams its answer is watched from its first flush.
+	for _, stream := range []bool{false, true} {
+		t.Run(map[bool]string{false: "quiet", true: "streaming"}[stream], func(t *testing.T) {
+			ended := make(chan error, 1)
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.ReadAll(r.Body)
+				if stream {
+					w.(http.Flusher).Flush()
+				}
+				select {
+				case <-r.Context().Done():
+					ended <- r.Context().Err()
+				case <-time.After(300 * time.Millisecond):
+					ended <- nil
+				}
+			})
+			r := newWireHTTP(t, h, nil)
+			r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}")
+			time.Sleep(20 * time.Millisecond)
+			r.conn.Close()
+			err := <-ended
+			if stream && !errors.Is(err, context.Canceled) || !stream && err != nil {
+				t.Fatalf("the handler ended with %v", err)
+			}
+		})
 	}
 }
 
@@ -411,4 +428,104 @@ func newWireClient(t *testing.T, addr string) *wireHTTP {
 	r := &wireHTTP{t: t, addr: addr}
 	r.dial()
 	return r
+}
+
+// refusing answers 401 without reading the body, as the guard refuses a
+// request without the token.
+func refusing(w http.ResponseWriter, _ *http.Request) {
+	http.Error(w, "no token", http.StatusUnauthorized)
+}
+
+func TestHTTPServer_RefusalDoesNotWaitForTheBody(t *testing.T) {
+	// A client that declares a body and never sends it gets its refusal
+	// at once, and holds nothing: a long body is not drained, nor one the
+	// connection closes after anyway.
+	for _, tt := range []struct{ name, req string }{
+		{"long body", "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000000\r\n\r\n"},
+		{"connection closes", "POST / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: 10\r\n\r\n"},
+		{"HTTP/1.0", "POST / HTTP/1.0\r\nContent-Length: 10\r\n\r\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newWireHTTP(t, http.HandlerFunc(refusing), nil)
+			r.send(tt.req)
+			start := time.Now()
+			resp, _ := r.answer("POST")
+			if resp.StatusCode != http.StatusUnauthorized || !resp.Close || time.Since(start) > time.Second {
+				t.Fatalf("%d, close %v, after %v", resp.StatusCode, resp.Close, time.Since(start))
+			}
+		})
+	}
+}
+
+func TestHTTPServer_ShutdownClosesAHalfReadHeader(t *testing.T) {
+	r := newWireHTTP(t, http.HandlerFunc(echo), nil)
+	r.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	r.answer("GET")
+	r.send("POST /mcp HTTP/1.1\r\nHost: loc")
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := r.srv.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown waited on a header never finished: %v", err)
+	}
+	if err := r.srv.Close(); err != nil {
+		t.Fatalf("Close after Shutdown: %v", err)
+	}
+}
+
+func TestHTTPServer_SilentConnectionGetsTheHeaderTimeout(t *testing.T) {
+	r := newWireHTTP(t, http.HandlerFunc(echo), func(s *httpServer) {
+		s.readHeaderTimeout, s.idleTimeout = 50*time.Millisecond, time.Hour
+	})
+	start := time.Now()
+	if !r.closed() || time.Since(start) > 2*time.Second {
+		t.Fatalf("a connection that never sent a request was held %v", time.Since(start))
+	}
+}
+
+func TestHTTPServer_WriteDeadlineEndsWithItsRequest(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/first" {
+			_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(20 * time.Millisecond))
+			_, _ = io.WriteString(w, "first")
+			return
+		}
+		time.Sleep(60 * time.Millisecond)
+		_, _ = io.WriteString(w, "second")
+	})
+	r := newWireHTTP(t, h, nil)
+	for _, p := range []string{"first", "second"} {
+		r.send("GET /" + p + " HTTP/1.1\r\nHost: localhost\r\n\r\n")
+		if _, got := r.answer("GET"); got != p {
+			t.Fatalf("/%s: %q", p, got)
+		}
+	}
+}
+
+func TestHTTPServer_CRLFAfterAPost(t *testing.T) {
+	r := newWireHTTP(t, http.HandlerFunc(echo), nil)
+	r.send("POST /a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}\r\nGET /b HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	for _, want := range []string{"POST /a {}", "GET /b "} {
+		if resp, got := r.answer("GET"); resp.StatusCode != 200 || got != want {
+			t.Fatalf("%d %q, want %q", resp.StatusCode, got, want)
+		}
+	}
+}
+
+func TestHTTPServer_WriteBeyondTheDeclaredLength(t *testing.T) {
+	errs := make(chan error, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", "3")
+		_, err := io.WriteString(w, "hello")
+		errs <- err
+		_, _ = io.WriteString(w, "hey")
+	})
+	r := newWireHTTP(t, h, nil)
+	r.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	if _, got := r.answer("GET"); got != "hey" {
+		t.Fatalf("%q", got)
+	}
+	if err := <-errs; !errors.Is(err, http.ErrContentLength) {
+		t.Fatalf("writing past the length: %v", err)
+	}
 }

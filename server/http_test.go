@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/assent-sh/assent/queue"
 	"github.com/assent-sh/assent/server/servertest"
 )
 
@@ -113,29 +114,42 @@ func TestHTTP_CallsInBothEras(t *testing.T) {
 	}
 }
 
-func TestHTTP_CancelKillsTheRunningCall(t *testing.T) {
-	for _, era := range servertest.Eras() {
-		t.Run(era.Name, func(t *testing.T) {
-			f := newFixture(t, nil)
-			f.Runner.Expect("uname", "long").Hold = make(chan struct{})
-			h := f.serveHTTP(HTTPOptions{})
-			c := f.httpClient(h, era.Options, nil)
-			ctx, cancel := context.WithCancel(context.Background())
-			errc := make(chan error, 1)
-			go func() {
-				_, err := servertest.Call(ctx, c, "look", map[string]any{"what_thing": "long"}, "")
-				errc <- err
-			}()
-			id := f.runningCall()
-			cancel()
-			if err := <-errc; err == nil {
-				t.Fatal("the cancelled call returned a result")
-			}
-			got := f.WaitStatus(id, "done")
-			if got.Result == nil || !got.Result.Cancelled {
-				t.Fatalf("result %+v", got.Result)
-			}
-		})
+func TestHTTP_ClientGoneEndsTheCall(t *testing.T) {
+	// A call that runs long, or waits for an operator, is slow: its
+	// connection is watched, and the client going away ends it.
+	for _, tt := range []struct {
+		name, tool string
+		args       map[string]any
+		status     queue.Status
+		check      func(queue.Call) bool
+	}{
+		{"running", "look", map[string]any{"what_thing": "long"}, queue.Running,
+			func(c queue.Call) bool { return c.Status == queue.Done && c.Result != nil && c.Result.Cancelled }},
+		{"pending", "change", map[string]any{"file": "x"}, queue.Pending,
+			func(c queue.Call) bool { return c.Status == queue.Cancelled && c.Decider == queue.ByClient }},
+	} {
+		for _, era := range servertest.Eras() {
+			t.Run(tt.name+"/"+era.Name, func(t *testing.T) {
+				f := newFixture(t, nil)
+				if tt.status == queue.Running {
+					f.Runner.Expect("uname", "long").Hold = make(chan struct{})
+				}
+				h := f.serveHTTP(HTTPOptions{})
+				c := f.httpClient(h, era.Options, nil)
+				ctx, cancel := context.WithCancel(context.Background())
+				errc := make(chan error, 1)
+				go func() {
+					_, err := servertest.Call(ctx, c, tt.tool, tt.args, "")
+					errc <- err
+				}()
+				id := f.callIn(tt.status)
+				cancel()
+				if err := <-errc; err == nil {
+					t.Fatal("the cancelled call returned a result")
+				}
+				f.Wait(id, "ended by its client", tt.check)
+			})
+		}
 	}
 }
 
