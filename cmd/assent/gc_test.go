@@ -66,3 +66,23 @@ func TestHoldGC_ACollectionInTheHoldEndsIt(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+func TestCollectLessOften_UnlessTheEnvironmentSaysSo(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	for _, tt := range []struct {
+		env  string
+		want int
+	}{{"", defaultGCPercent}, {"50", 100}, {"off", 100}} {
+		debug.SetGCPercent(100)
+		collectLessOften(func(k string) string {
+			if k == "GOGC" {
+				return tt.env
+			}
+			return ""
+		})
+		if got := debug.SetGCPercent(100); got != tt.want {
+			t.Errorf("GOGC=%q: the collector's percent is %d, want %d", tt.env, got, tt.want)
+		}
+	}
+}

@@ -21,6 +21,7 @@ func main() {
 	if err := exec.SealInherited(); err != nil {
 		fmt.Fprintln(os.Stderr, "assent: warning: inherited descriptors may reach the programs run:", err)
 	}
+	collectLessOften(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newRootCmd().ExecuteContext(ctx)
 	stop()
