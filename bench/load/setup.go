@@ -147,6 +147,8 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 		return s.handHTTP(ctx, "tcp-blocking", false)
 	case "hand-tcp-watch":
 		return s.handHTTP(ctx, "tcp-watch", false)
+	case "hand-tcp-runner":
+		return s.handHTTP(ctx, "tcp", true)
 	case "floor":
 		return s.floor(ctx)
 	case "raw-stdio":
@@ -164,7 +166,7 @@ func (s *rig) target(ctx context.Context, name string, c int) (target, error) {
 	case "gosdk":
 		return s.gosdk(ctx, c, protocol)
 	}
-	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-runner, hand-concurrent, hand-http, hand-http-runner, hand-tcp, hand-tcp-blocking, hand-tcp-watch, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
+	return target{}, fmt.Errorf("unknown target %q (exec, hand, hand-runner, hand-concurrent, hand-http, hand-http-runner, hand-tcp, hand-tcp-blocking, hand-tcp-watch, hand-tcp-runner, floor, raw-stdio, sandboxed, raw-http, inprocess, stdio, http, gosdk)", name)
 }
 
 // bareExec runs echo with os/exec, capturing its output as assent does,
