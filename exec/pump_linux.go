@@ -43,8 +43,9 @@ type streams struct {
 	// deadline is when the timeout ends the run; the zero time once it
 	// has fired.
 	deadline time.Time
-	// slow is the caller's Slow notice, given at slowAt unless the leader
-	// has exited by then (see armSlow).
+	// slow is the caller's Slow notice, given at slowAt unless the own poll
+	// has seen the leader exit by then; read through the poller, a timer
+	// gives it (see armSlow).
 	slow   *Slow
 	slowAt time.Time
 	// polled is set when the run reads through the runtime's poller

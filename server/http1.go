@@ -13,17 +13,18 @@ import (
 // httpServer serves HTTP/1.1 for the MCP endpoint. Each request is served
 // on its connection's goroutine, from the read of its header to the last
 // byte of its answer, and nothing reads the connection meanwhile until the
-// request has been served for watchAfter; only then does a second
-// goroutine wait on the connection, to cancel the request when its client
-// goes away (a call waiting for an operator, or a long program).
+// request turns out slow (its call waits for an operator, its run lasts
+// watchAfter, its answer is streamed: see connWatch); only then does a
+// second goroutine wait on the connection, to cancel the request when its
+// client goes away.
 //
 // net/http, which served the endpoint before, starts that second read as
 // soon as the body is read, for every request, and so hands every call
 // from one goroutine to another and back: on a 2-core machine that cost a
 // call about a tenth of a spawn (bench/load: assent over HTTP 1.22× bare
 // exec with net/http, 1.13× with a connection loop that serves on its own
-// goroutine, same rounds). It is the stdio connection's rule (lead.go),
-// for HTTP: a short call costs one goroutine; a long one is still watched.
+// goroutine, same rounds). A short call costs one goroutine; a long one is
+// still watched.
 //
 // It is no general server. Requests are parsed by net/http's own
 // http.ReadRequest and served by an http.Handler (the guard, conduct and
@@ -42,8 +43,9 @@ type httpServer struct {
 	idleTimeout       time.Duration
 	// maxHeaderBytes bounds a request line and header together.
 	maxHeaderBytes int
-	// watchAfter is how long a request is served before its connection is
-	// watched for the client going away.
+	// watchAfter is how long a request's run lasts before the request is
+	// slow, and its connection watched for the client going away (the
+	// After of its exec.Slow).
 	watchAfter time.Duration
 
 	mu      sync.Mutex

@@ -25,10 +25,12 @@ type httpConn struct {
 	// address, as net/http gives it (mcp-go's Host check reads it).
 	ctx    context.Context
 	remote string
-	// served counts the requests read; afterPost says the last was a POST,
-	// whose body some clients end with a CRLF of their own.
-	served    int
-	afterPost bool
+	// served counts the requests read. crlf is how many CR and LF bytes may
+	// still be skipped before the next request line: after a POST, whose
+	// body some clients end with a CRLF of their own, up to four (RFC 9112
+	// §2.2); read by whoever reads the connection.
+	served int
+	crlf   int
 }
 
 // readBufSize is the size of a connection's read buffer, which a header
@@ -67,7 +69,10 @@ func (c *httpConn) serve() {
 			return
 		}
 		c.served++
-		c.afterPost = req.Method == http.MethodPost
+		c.crlf = 0
+		if req.Method == http.MethodPost {
+			c.crlf = 4
+		}
 		if !c.serveRequest(req) {
 			return
 		}
@@ -79,10 +84,13 @@ func (c *httpConn) serve() {
 // first request must begin within the header timeout, as net/http has it;
 // the idle timeout is for the wait between requests.
 func (c *httpConn) awaitRequest() bool {
+	// Idle until a whole header is read, whatever is buffered: Shutdown
+	// closes a connection whose next header is not complete.
+	if !c.s.setIdle(c, true) {
+		return false
+	}
+	c.skipCRLF(true)
 	if c.br.Buffered() == 0 {
-		if !c.s.setIdle(c, true) {
-			return false
-		}
 		d := c.s.idleTimeout
 		if c.served == 0 && c.s.readHeaderTimeout > 0 {
 			d = c.s.readHeaderTimeout
@@ -97,6 +105,27 @@ func (c *httpConn) awaitRequest() bool {
 	return !c.s.isClosing()
 }
 
+// skipCRLF skips the CR and LF bytes a client may send after a POST's
+// body, as many as c.crlf still allows; with buffered, only those already
+// read, else waiting for each. It reports false when the read failed.
+func (c *httpConn) skipCRLF(buffered bool) bool {
+	for c.crlf > 0 {
+		if buffered && c.br.Buffered() == 0 {
+			return true
+		}
+		b, err := c.br.Peek(1)
+		if err != nil {
+			return false
+		}
+		if b[0] != '\r' && b[0] != '\n' {
+			return true
+		}
+		_, _ = c.br.Discard(1)
+		c.crlf--
+	}
+	return true
+}
+
 // readRequest reads a request's line and header, within the header
 // timeout and size. On an error the status is what to answer it with, or
 // 0 for none (the client went away or was too slow).
@@ -105,16 +134,7 @@ func (c *httpConn) readRequest() (*http.Request, int, error) {
 		_ = c.rwc.SetReadDeadline(time.Now().Add(d))
 	}
 	c.in.left = int64(c.s.maxHeaderBytes) + readBufSize
-	if c.afterPost {
-		// RFC 9112 §2.2: a server should skip a CRLF or two before a
-		// request line; old clients end a POST's body with one.
-		for range 4 {
-			if b, err := c.br.Peek(1); err != nil || b[0] != '\r' && b[0] != '\n' {
-				break
-			}
-			_, _ = c.br.Discard(1)
-		}
-	}
+	c.skipCRLF(false) // a failed read fails ReadRequest too
 	req, err := http.ReadRequest(c.br)
 	tooLarge := c.in.left == 0
 	c.in.left = -1

@@ -529,3 +529,68 @@ func TestHTTPServer_WriteBeyondTheDeclaredLength(t *testing.T) {
 		t.Fatalf("writing past the length: %v", err)
 	}
 }
+
+func TestHTTPServer_CRLFAfterAPostIsNoRequest(t *testing.T) {
+	// A CRLF a client sends after a POST's body is skipped everywhere the
+	// next request could begin: the watch of a slow call still sees the
+	// client leave, the wait for the next request is an idle one, and
+	// Shutdown closes the connection as idle.
+	post := "POST /a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}\r\n"
+	t.Run("the watch", func(t *testing.T) {
+		ended := make(chan error, 1)
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.ReadAll(r.Body)
+			exec.SlowOf(r.Context()).Give()
+			select {
+			case <-r.Context().Done():
+				ended <- r.Context().Err()
+			case <-time.After(5 * time.Second):
+				ended <- errors.New("not cancelled")
+			}
+		})
+		r := newWireHTTP(t, h, nil)
+		r.send(post)
+		time.Sleep(20 * time.Millisecond)
+		r.conn.Close()
+		if err := <-ended; !errors.Is(err, context.Canceled) {
+			t.Fatalf("the handler ended with %v", err)
+		}
+	})
+	t.Run("the idle timeout", func(t *testing.T) {
+		r := newWireHTTP(t, http.HandlerFunc(echo), func(s *httpServer) {
+			s.readHeaderTimeout, s.idleTimeout = 100*time.Millisecond, 10*time.Second
+		})
+		r.send(post)
+		r.answer("POST")
+		time.Sleep(300 * time.Millisecond) // past the header timeout, within the idle one
+		r.send("GET /b HTTP/1.1\r\nHost: localhost\r\n\r\n")
+		if _, got := r.answer("GET"); got != "GET /b " {
+			t.Fatalf("%q", got)
+		}
+	})
+	t.Run("Shutdown", func(t *testing.T) {
+		r := newWireHTTP(t, http.HandlerFunc(echo), nil)
+		r.send(post)
+		r.answer("POST")
+		time.Sleep(20 * time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := r.srv.Shutdown(ctx); err != nil {
+			t.Fatalf("Shutdown waited on an idle connection: %v", err)
+		}
+	})
+}
+
+func TestHTTPServer_ShutdownClosesAHalfHeaderSentEarly(t *testing.T) {
+	// The half header came in the same write as the request before it, so
+	// it is already read when that request has been answered.
+	r := newWireHTTP(t, http.HandlerFunc(echo), nil)
+	r.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\nPOST /mcp HTTP/1.1\r\nHost: loc")
+	r.answer("GET")
+	time.Sleep(20 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := r.srv.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown waited on a header never finished: %v", err)
+	}
+}

@@ -15,12 +15,13 @@ import (
 // only when the request turns out slow, and once its body has been read,
 // since nothing else may read the connection meanwhile: slow is the
 // request's exec.Slow notice, given when its call waits for an operator
-// or its run lasts the server's watchAfter (the runner counts that in its
-// own wait, with no timer), and when the handler flushes an answer it
-// streams. A quick request starts no goroutine and arms no timer: on a
+// or its run lasts the server's watchAfter, and when the handler flushes
+// an answer it streams. A quick request starts no goroutine, and a run
+// alone counts watchAfter in its own wait for the child, with no timer
+// (a run read through the runtime's poller, beside others, arms one): on a
 // 2-core machine a timer per request, which wakes the thread waiting in
-// the runtime's poller, cost a call 14 to 37 µs. disarm stops the watch
-// before the connection reads on.
+// the runtime's poller, cost a lone call 14 to 37 µs. disarm stops the
+// watch before the connection reads on.
 type connWatch struct {
 	c      *httpConn
 	cancel context.CancelFunc
@@ -74,9 +75,12 @@ func (w *connWatch) startLocked() {
 // watch reads the connection until the client sends a byte or goes away.
 func (w *connWatch) watch(done chan struct{}) {
 	defer close(done)
-	_, err := w.c.br.Peek(1)
-	if err == nil {
-		return
+	// The CRLF a client may send after a POST's body is not its next
+	// request, and is skipped here as the connection would skip it.
+	if w.c.skipCRLF(false) {
+		if _, err := w.c.br.Peek(1); err == nil {
+			return
+		}
 	}
 	w.mu.Lock()
 	disarmed := w.state == watchOver

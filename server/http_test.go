@@ -271,3 +271,62 @@ func TestHTTP_ShutdownEndsListeningStreams(t *testing.T) {
 		t.Fatalf("shutdown took %v", d)
 	}
 }
+
+// liveConns is how many connections h still serves.
+func liveConns(h *HTTP) int {
+	h.srv.mu.Lock()
+	defer h.srv.mu.Unlock()
+	return len(h.srv.conns)
+}
+
+func TestHTTP_ClientGoneEndsItsStream(t *testing.T) {
+	// mcp-go's event streams flush as they start, which is the notice
+	// that starts the watch: a client that leaves a legacy session's GET
+	// stream, or a 2026-07-28 subscriptions/listen, ends its handler.
+	gone := func(t *testing.T, h *HTTP, want int) {
+		t.Helper()
+		servertest.WaitFor(t, "the stream's handler to end", func() bool { return liveConns(h) == want })
+	}
+	t.Run("legacy GET", func(t *testing.T) {
+		f := newFixture(t, nil)
+		h := f.serveHTTP(HTTPOptions{})
+		hc := &http.Client{Transport: &http.Transport{}}
+		sid := (&rawHTTP{t: t, hc: hc, url: h.URL()}).initialize()
+		hc.CloseIdleConnections()
+		gone(t, h, 0)
+		ctx, cancel := context.WithCancel(context.Background())
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.URL(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range map[string]string{"Authorization": "Bearer " + testToken, "Mcp-Session-Id": sid,
+			"Mcp-Protocol-Version": "2025-11-25", "Accept": "text/event-stream"} {
+			req.Header.Set(k, v)
+		}
+		resp, err := hc.Do(req)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET: %v %v", resp, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+		resp.Body.Close()
+		gone(t, h, 0)
+	})
+	t.Run("subscriptions/listen", func(t *testing.T) {
+		f := newFixture(t, nil)
+		h := f.serveHTTP(HTTPOptions{})
+		var n servertest.Notes
+		c := f.httpClient(h, nil, &n)
+		stop, err := c.ListenAsync(context.Background(), mcp.SubscriptionFilter{ToolsListChanged: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		servertest.WaitFor(t, "the listening stream", func() bool {
+			f.s.SetTools(f.Config())
+			return len(n.Messages(mcp.MethodNotificationToolsListChanged)) > 0
+		})
+		before := liveConns(h)
+		stop()
+		gone(t, h, before-1)
+	})
+}
