@@ -27,6 +27,9 @@ func (q *Queue) ask(ctx context.Context, e *entry) (Outcome, error) {
 		q.mu.Unlock()
 		return q.refuse(e, ByJournal, err)
 	}
+	// Waiting for a person makes the call slow, however quick its run;
+	// the caller hears of it before anyone sees the call pending.
+	exec.SlowOf(ctx).Give()
 	q.set(e, EventPending, func(c *Call) {
 		c.Status = Pending
 		// Close settles the calls that are pending when it runs; one
@@ -37,8 +40,6 @@ func (q *Queue) ask(ctx context.Context, e *entry) (Outcome, error) {
 		}
 	})
 
-	// Waiting for a person makes the call slow, however quick its run.
-	exec.SlowOf(ctx).Give()
 	var timeout <-chan time.Time
 	if d := q.opts.ApprovalTimeout; d > 0 {
 		t := time.NewTimer(d)
