@@ -40,7 +40,7 @@ func (s *rig) floor(ctx context.Context) (target, error) {
 	if err != nil {
 		return target{}, err
 	}
-	tr := transport.NewStdioWithOptions(self, append(os.Environ(), floorEnv+"=1"), nil)
+	tr := transport.NewStdioWithOptions(self, serverEnv(floorEnv+"=1"), nil)
 	c := client.NewClient(tr, s.clientOpts...)
 	if err := initialize(ctx, c); err != nil {
 		return target{}, err

@@ -142,7 +142,7 @@ func (s *rig) hand(ctx context.Context, concurrent, runner bool) (target, error)
 	if concurrent {
 		name, mode = "hand server, concurrent (raw)", "concurrent"
 	}
-	cmd.Env = append(os.Environ(), handEnv+"="+mode)
+	cmd.Env = serverEnv(handEnv + "=" + mode)
 	if runner {
 		name = onRunner(cmd, name)
 	}

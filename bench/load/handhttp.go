@@ -169,7 +169,7 @@ func (s *rig) handHTTP(ctx context.Context, build string, runner bool) (target, 
 		return target{}, err
 	}
 	cmd := osexec.Command(self)
-	cmd.Env = append(os.Environ(), handHTTPEnv+"="+build)
+	cmd.Env = serverEnv(handHTTPEnv + "=" + build)
 	name := "hand http (raw)"
 	if build != "nethttp" {
 		name = "hand " + build + " http (raw)"

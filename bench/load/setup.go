@@ -80,10 +80,7 @@ func newRig(bin, protocol string) (*rig, error) {
 		s.clientOpts = []client.ClientOption{client.WithProtocolVersion(protocol)}
 	}
 	s.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
-		"ASSENT_TOKEN=" + token}
-	if gogc := os.Getenv("GOGC"); gogc != "" {
-		s.env = append(s.env, "GOGC="+gogc) // the servers run as this process does
-	}
+		"ASSENT_TOKEN=" + token, serversGOGC()}
 	if err := os.WriteFile(s.tools, []byte(toolsFile), 0o600); err != nil {
 		s.cleanup()
 		return nil, err
@@ -98,6 +95,23 @@ func newRig(bin, protocol string) (*rig, error) {
 }
 
 func (s *rig) cleanup() { os.RemoveAll(s.dir) }
+
+// serversGOGC is the GOGC every server the driver starts runs with, assent
+// and the floors alike, so that they compare like for like: the driver's
+// own GOGC when it has one, else 400, assent's default
+// (cmd/assent/gc.go), which a floor would not otherwise get.
+func serversGOGC() string {
+	if gogc := os.Getenv("GOGC"); gogc != "" {
+		return "GOGC=" + gogc
+	}
+	return "GOGC=400"
+}
+
+// serverEnv is the environment of a floor the driver starts from its own
+// binary: the driver's, with serversGOGC and the given variables.
+func serverEnv(vars ...string) []string {
+	return append(append(os.Environ(), serversGOGC()), vars...)
+}
 
 // goBuild builds pkg into out as the README installs assent: without cgo,
 // so a static binary that needs no dynamic loader or libc at its start.

@@ -49,11 +49,11 @@ func (s *rig) startup(against string, tools, runs int) error {
 	}
 	starts := []start{
 		{"assent stdio --headless, to tools/list", func() *osexec.Cmd { return assent(s.bin, "startup-journal") }, true},
-		{"bare Go program, to its first answer", func() *osexec.Cmd { return osexec.Command(floors["bare"]) }, false},
-		{"the same with mcp-go's server linked", func() *osexec.Cmd { return osexec.Command(floors["mcpgo"]) }, false},
+		{"bare Go program, to its first answer", func() *osexec.Cmd { return floorCmd(floors["bare"]) }, false},
+		{"the same with mcp-go's server linked", func() *osexec.Cmd { return floorCmd(floors["mcpgo"]) }, false},
 		{"hand server (this driver), to initialize", func() *osexec.Cmd {
 			h := osexec.Command(self)
-			h.Env = append(os.Environ(), handEnv+"=1")
+			h.Env = serverEnv(handEnv + "=1")
 			return h
 		}, false},
 	}
@@ -125,4 +125,12 @@ func runStartup(bin, against string, tools, runs int) error {
 	}
 	defer r.cleanup()
 	return r.startup(against, tools, runs)
+}
+
+// floorCmd is a command that starts the built floor at path, in a server's
+// environment.
+func floorCmd(path string) *osexec.Cmd {
+	c := osexec.Command(path)
+	c.Env = serverEnv()
+	return c
 }

@@ -42,14 +42,15 @@ const gcHeldAfterSetup = time.Second
 
 // holdGC keeps the garbage collector from running until the returned
 // function is called, unless assent's memory passes setupHeap (or a lower
-// GOMEMLIMIT); that function gives the collector back the settings the
-// environment gave it (GOGC, GOMEMLIMIT). A collection in the hold, which
+// GOMEMLIMIT); that function gives the collector back the settings it had
+// (GOGC and GOMEMLIMIT as the environment set them, or defaultGCPercent
+// where it set no GOGC). A collection in the hold, which
 // only memory past the limit sets off, ends the hold there and then: a
 // set-up that big collects as usual, rather than over and over against
 // the limit (a start with 40 000 tools took 4.0 s so, and takes 2.5 s). A
 // hold while another is in force (a second set-up in one process) changes
 // nothing and restores nothing, so the first one's restore brings back
-// the environment's settings.
+// the settings from before both.
 func holdGC() (restore func()) {
 	limit := debug.SetMemoryLimit(-1) // a negative limit only reads it
 	percent := debug.SetGCPercent(-1)
