@@ -196,7 +196,9 @@ func (c *httpConn) serveRequest(req *http.Request) bool {
 	watch.disarm()
 	// A handler's write deadline ends with its request, as in net/http.
 	_ = c.rwc.SetWriteDeadline(time.Time{})
-	if req.Body != http.NoBody && !body.eof {
+	// The request's own body, not req.Body, which a handler may replace
+	// (conduct puts back what it read).
+	if w.reqBody != nil && !w.reqBody.eof {
 		// Not drained as the answer went out (see commit): the client may
 		// still be sending it.
 		c.linger()

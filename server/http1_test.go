@@ -594,3 +594,20 @@ func TestHTTPServer_ShutdownClosesAHalfHeaderSentEarly(t *testing.T) {
 		t.Fatalf("Shutdown waited on a header never finished: %v", err)
 	}
 }
+
+func TestHTTPServer_AReplacedBodyKeepsTheConnection(t *testing.T) {
+	// A handler may put a body of its own in the request (conduct puts
+	// back what it read): the connection still carries the next request.
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		_, _ = io.WriteString(w, "read "+string(body))
+	})
+	r := newWireHTTP(t, h, nil)
+	for _, body := range []string{"", "{}"} {
+		r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+		if resp, got := r.answer("POST"); got != "read "+body || resp.Close {
+			t.Fatalf("%q, close %v", got, resp.Close)
+		}
+	}
+}
