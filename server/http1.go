@@ -90,7 +90,7 @@ func (s *httpServer) Serve(ln net.Listener) error {
 		}
 		backoff = 0
 		c := newHTTPConn(s, rwc)
-		if !s.track(c) {
+		if !s.setIdle(c, false) {
 			rwc.Close()
 			return http.ErrServerClosed
 		}
@@ -110,17 +110,6 @@ func (s *httpServer) isClosing() bool {
 	return s.closing
 }
 
-// track adds a new connection, unless the server is closing.
-func (s *httpServer) track(c *httpConn) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closing {
-		return false
-	}
-	s.conns[c] = false
-	return true
-}
-
 // untrack forgets a connection that has ended.
 func (s *httpServer) untrack(c *httpConn) {
 	s.mu.Lock()
@@ -132,9 +121,10 @@ func (s *httpServer) untrack(c *httpConn) {
 	}
 }
 
-// setIdle marks c as waiting between requests, or as serving one. It
-// reports false when the server is closing: an idle connection is closed
-// then, and one that has just read a request's first byte serves nothing.
+// setIdle marks c, new or known, as waiting between requests or as
+// serving one. It reports false when the server is closing: a new
+// connection is not served then, an idle one is closed, and one that has
+// just read a request's header serves nothing.
 func (s *httpServer) setIdle(c *httpConn, idle bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

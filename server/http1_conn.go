@@ -185,9 +185,9 @@ func (c *httpConn) serveRequest(req *http.Request) bool {
 	watch := &connWatch{c: c, cancel: cancel}
 	w.slow = exec.NewSlow(c.s.watchAfter, watch.slow)
 	req = req.WithContext(exec.WithSlow(ctx, w.slow))
-	body := &watchedBody{ReadCloser: req.Body, onEOF: watch.bodyRead, length: req.ContentLength}
+	body := &watchedBody{ReadCloser: req.Body, onEOF: watch.bodyEnded, length: req.ContentLength}
 	if req.Body == http.NoBody {
-		watch.bodyRead()
+		watch.bodyEnded()
 	} else {
 		req.Body, w.reqBody = body, body
 	}

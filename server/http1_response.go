@@ -133,9 +133,7 @@ func (w *httpResponse) commit(final bool) error {
 		h.Set("Content-Type", http.DetectContentType(w.body))
 	}
 	w.declared = -1
-	if te := h.Get("Transfer-Encoding"); te != "" {
-		h.Del("Transfer-Encoding") // the framing is this writer's to choose
-	}
+	h.Del("Transfer-Encoding") // the framing is this writer's to choose
 	switch {
 	case !bodyAllowed(w.status):
 		h.Del("Content-Length")

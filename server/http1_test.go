@@ -281,23 +281,41 @@ func TestHTTPServer_UnreadBody(t *testing.T) {
 	})
 }
 
-func TestHTTPServer_ClientGoneCancels(t *testing.T) {
+// leaveWhileServed sends req and closes the connection 20 ms later, while
+// its handler, having read the body and done mark (if any), waits up to
+// within for the request's context to end. It returns how that wait
+// ended: context.Canceled, or nil when within passed first.
+func leaveWhileServed(t *testing.T, req string, within time.Duration, mark func(http.ResponseWriter, *http.Request)) error {
+	t.Helper()
 	ended := make(chan error, 1)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.ReadAll(r.Body)
-		exec.SlowOf(r.Context()).Give() // as a call that waits for an operator
+		if mark != nil {
+			mark(w, r)
+		}
 		select {
 		case <-r.Context().Done():
 			ended <- r.Context().Err()
-		case <-time.After(10 * time.Second):
-			ended <- errors.New("not cancelled")
+		case <-time.After(within):
+			ended <- nil
 		}
 	})
 	r := newWireHTTP(t, h, nil)
-	r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}")
-	time.Sleep(20 * time.Millisecond) // past watchAfter
+	r.send(req)
+	time.Sleep(20 * time.Millisecond)
 	r.conn.Close()
-	if err := <-ended; !errors.Is(err, context.Canceled) {
+	return <-ended
+}
+
+// giveSlow gives the request's slow notice, as a call that waits for an
+// operator does.
+func giveSlow(_ http.ResponseWriter, r *http.Request) { exec.SlowOf(r.Context()).Give() }
+
+// smallPost is a POST with a two-byte body.
+const smallPost = "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}"
+
+func TestHTTPServer_ClientGoneCancels(t *testing.T) {
+	if err := leaveWhileServed(t, smallPost, 10*time.Second, giveSlow); !errors.Is(err, context.Canceled) {
 		t.Fatalf("the handler ended with %v", err)
 	}
 }
@@ -331,30 +349,12 @@ func TestHTTPServer_WatchesOnlyWhatIsSlow(t *testing.T) {
 	// A request that is not slow (no notice, no answer streamed) starts no
 	// goroutine reading the connection: its client leaving is not seen.
 	// One that streams its answer is watched from its first flush.
-	for _, stream := range []bool{false, true} {
-		t.Run(map[bool]string{false: "quiet", true: "streaming"}[stream], func(t *testing.T) {
-			ended := make(chan error, 1)
-			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				_, _ = io.ReadAll(r.Body)
-				if stream {
-					w.(http.Flusher).Flush()
-				}
-				select {
-				case <-r.Context().Done():
-					ended <- r.Context().Err()
-				case <-time.After(300 * time.Millisecond):
-					ended <- nil
-				}
-			})
-			r := newWireHTTP(t, h, nil)
-			r.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}")
-			time.Sleep(20 * time.Millisecond)
-			r.conn.Close()
-			err := <-ended
-			if stream && !errors.Is(err, context.Canceled) || !stream && err != nil {
-				t.Fatalf("the handler ended with %v", err)
-			}
-		})
+	if err := leaveWhileServed(t, smallPost, 300*time.Millisecond, nil); err != nil {
+		t.Errorf("quiet: the handler ended with %v", err)
+	}
+	flush := func(w http.ResponseWriter, _ *http.Request) { w.(http.Flusher).Flush() }
+	if err := leaveWhileServed(t, smallPost, 10*time.Second, flush); !errors.Is(err, context.Canceled) {
+		t.Errorf("streaming: the handler ended with %v", err)
 	}
 }
 
@@ -537,22 +537,7 @@ func TestHTTPServer_CRLFAfterAPostIsNoRequest(t *testing.T) {
 	// Shutdown closes the connection as idle.
 	post := "POST /a HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}\r\n"
 	t.Run("the watch", func(t *testing.T) {
-		ended := make(chan error, 1)
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.ReadAll(r.Body)
-			exec.SlowOf(r.Context()).Give()
-			select {
-			case <-r.Context().Done():
-				ended <- r.Context().Err()
-			case <-time.After(5 * time.Second):
-				ended <- errors.New("not cancelled")
-			}
-		})
-		r := newWireHTTP(t, h, nil)
-		r.send(post)
-		time.Sleep(20 * time.Millisecond)
-		r.conn.Close()
-		if err := <-ended; !errors.Is(err, context.Canceled) {
+		if err := leaveWhileServed(t, post, 5*time.Second, giveSlow); !errors.Is(err, context.Canceled) {
 			t.Fatalf("the handler ended with %v", err)
 		}
 	})

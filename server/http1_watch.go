@@ -26,50 +26,29 @@ type connWatch struct {
 	c      *httpConn
 	cancel context.CancelFunc
 
-	mu    sync.Mutex
-	state watchState
-	done  chan struct{} // closed when the watching read has returned
+	mu       sync.Mutex
+	isSlow   bool          // the notice came
+	bodyRead bool          // the body has been read to its end
+	over     bool          // disarmed
+	done     chan struct{} // closed when the watching read has returned; nil until it starts
 }
 
-type watchState int
+// slow is the notice that the request is slow.
+func (w *connWatch) slow() { w.note(&w.isSlow) }
 
-const (
-	watchUnread   watchState = iota // the body is still to be read
-	watchDue                        // slow before the body was read
-	watchReady                      // the body is read; not slow yet
-	watchWatching                   // a goroutine reads the connection
-	watchOver                       // disarmed
-)
+// bodyEnded is called when the request's body has been read to its end.
+func (w *connWatch) bodyEnded() { w.note(&w.bodyRead) }
 
-// slow is the notice that the request is slow: watch from now, or from
-// the end of its body.
-func (w *connWatch) slow() {
+// note sets one of the two conditions of the watch and starts it once
+// both hold, unless it is over or started already.
+func (w *connWatch) note(cond *bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	switch w.state {
-	case watchUnread:
-		w.state = watchDue
-	case watchReady:
-		w.startLocked()
+	*cond = true
+	if w.isSlow && w.bodyRead && !w.over && w.done == nil {
+		w.done = make(chan struct{})
+		go w.watch(w.done)
 	}
-}
-
-// bodyRead is called when the request's body has been read to its end.
-func (w *connWatch) bodyRead() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	switch w.state {
-	case watchUnread:
-		w.state = watchReady
-	case watchDue:
-		w.startLocked()
-	}
-}
-
-func (w *connWatch) startLocked() {
-	w.state = watchWatching
-	w.done = make(chan struct{})
-	go w.watch(w.done)
 }
 
 // watch reads the connection until the client sends a byte or goes away.
@@ -83,7 +62,7 @@ func (w *connWatch) watch(done chan struct{}) {
 		}
 	}
 	w.mu.Lock()
-	disarmed := w.state == watchOver
+	disarmed := w.over
 	w.mu.Unlock()
 	if !disarmed {
 		w.cancel() // the client went away
@@ -94,10 +73,10 @@ func (w *connWatch) watch(done chan struct{}) {
 // own goroutine reads the connection.
 func (w *connWatch) disarm() {
 	w.mu.Lock()
-	state, done := w.state, w.done
-	w.state = watchOver
+	done := w.done
+	w.over = true
 	w.mu.Unlock()
-	if state != watchWatching {
+	if done == nil {
 		return
 	}
 	// The read returns at once with a timeout, which the read buffer hands
