@@ -3,9 +3,8 @@
 package exec
 
 import (
-	"errors"
 	"os"
-	"sync/atomic"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -30,230 +29,110 @@ const ownPollUpTo = 1
 // against 101% up to 64 and 90-93% the own way).
 const pollerUpTo = 16
 
-// polled is a run's output read through the runtime's poller: a goroutine
-// per pipe, and the pidfd waited on where the runtime waits for sockets.
+// polled is a run's wait through the runtime's poller: the run's pipes and
+// pidfd go into an epoll instance of the run's own, and the poller waits on
+// that one descriptor. The run's goroutine parks there, rather than its
+// thread in ppoll, and wakes to read what is ready just as the own poll
+// does (see pump): no reader goroutines, no timers of its own (the wait's
+// deadline is the poller's), one registration with the poller however many
+// descriptors the run waits on.
 type polled struct {
-	files [2]*os.File // the pipes; they own r.io.fds from here on
-	pid   *os.File    // the pidfd; it owns r.io.pidfd
-	cut   atomic.Bool // the readers are to stop (see finishPolled)
-	// done says a reader reached EOF (or an error) and closed its pipe;
-	// written before r.drained is closed, read after.
-	done [2]bool
+	ep       *os.File // the epoll instance, the poller's
+	rc       syscall.RawConn
+	fd       int       // ep's descriptor, for epoll_ctl while ep is open
+	deadline time.Time // ep's read deadline as last set
 }
 
-// awaitExitPolled is awaitExit through the poller. It reports false, having
-// changed nothing, when the pipes or the pidfd cannot be made non-blocking;
-// the caller then waits its own way.
-func (r *run) awaitExitPolled() bool {
-	fds := []int{r.io.fds[0], r.io.fds[1], r.io.pidfd}
-	for i, fd := range fds {
-		if err := unix.SetNonblock(fd, true); err != nil {
-			for _, done := range fds[:i] {
-				_ = unix.SetNonblock(done, false)
-			}
-			return false
-		}
+// Events the run's epoll instance reports, by what they are about: a
+// stream's index in streams.fds, or the pidfd.
+const pidfdEvent = 2
+
+// readThroughPoller makes the run wait through the poller from here on, if
+// an instance can be made and the poller takes it; else the run waits its
+// own way.
+func (r *run) readThroughPoller() {
+	if p, err := newPolled(r.io.fds, r.io.pidfd); err == nil {
+		r.io.polled = p
+		r.l.os.polled.Add(1)
 	}
-	r.l.os.polled.Add(1)
-	p := &polled{}
-	for i, fd := range r.io.fds {
-		p.files[i] = os.NewFile(uintptr(fd), "")
-	}
-	p.pid = os.NewFile(uintptr(r.io.pidfd), "")
-	r.io.polled = p
-	left := make(chan struct{}, 2)
-	for i, cp := range []*capture{r.stdout, r.stderr} {
-		go func() {
-			if drainPolled(p.files[i], cp, &p.cut) {
-				// As the own poll closes a stream it is done with: a writer
-				// left then gets EPIPE, not a pipe that fills and blocks it.
-				p.files[i].Close()
-				p.done[i] = true
-			}
-			left <- struct{}{}
-		}()
-	}
-	go func() {
-		<-left
-		<-left
-		close(r.drained)
-	}()
-	var timer *time.Timer
-	if !r.io.deadline.IsZero() {
-		// As the own poll, a leader that has exited by its deadline did not
-		// time out, even if the timer fires before the wait below returns.
-		timer = time.AfterFunc(time.Until(r.io.deadline), func() {
-			if !exitedNow(p.pid) {
-				r.end(endTimeout)
-			}
-		})
-	}
-	stopSlow := func() {}
-	if s := r.io.slow; s != nil {
-		stopSlow = slowTimer(s, time.Until(r.io.slowAt))
-	}
-	awaitReadable(p.pid)
-	stopSlow()
-	if timer != nil {
-		timer.Stop()
-	}
-	r.io.exited = true
-	r.io.closeWriters()
-	return true
 }
 
-// drainPolled reads f into cp until EOF or an error, when it reports true,
-// or until finishPolled cuts the wait (cut, and a read deadline), when it
-// reports false. A pipe the poller could not take (the runtime falls back
-// to plain reads, which then fail with EAGAIN) is read by waiting in poll.
-func drainPolled(f *os.File, cp *capture, cut *atomic.Bool) bool {
-	var rb readBuffer
-	for !cut.Load() {
-		buf := rb.get()
-		n, err := f.Read(buf)
-		if n > 0 {
-			cp.add(buf[:n])
-		}
-		switch {
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			return false
-		case errors.Is(err, unix.EAGAIN):
-			if !pollReadable(f, cut) {
-				return !cut.Load()
-			}
-		case err != nil:
-			return true
-		}
-		if rb.filled(n) {
-			growPipe(fdOf(f))
-		}
-	}
-	return false
-}
-
-// readReady reads into cp what f holds now, and no more: what was written
-// before the wait for the rest was cut is kept, as the own poll keeps what
-// is ready when its wait ends, and a leftover that goes on writing cannot
-// keep it reading.
-func readReady(f *os.File, cp *capture) {
-	fd := fdOf(f)
-	left, err := unix.IoctlGetInt(fd, unix.TIOCINQ) // FIONREAD: what the pipe holds
+// newPolled returns an epoll instance watching fds (the read ends of the
+// output pipes) for input and pidfd once for the exit, registered with the
+// runtime's poller.
+func newPolled(fds [2]int, pidfd int) (*polled, error) {
+	fd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
-		return
+		return nil, err
 	}
-	var rb readBuffer
-	for left > 0 {
-		buf := rb.get()
-		n, err := unix.Read(fd, buf[:min(len(buf), left)])
-		if n <= 0 || err != nil {
+	add := func(watched int, events uint32, data int32) error {
+		return unix.EpollCtl(fd, unix.EPOLL_CTL_ADD, watched, &unix.EpollEvent{Events: events, Fd: data})
+	}
+	for i, watched := range fds {
+		if err == nil && watched >= 0 {
+			err = add(watched, unix.EPOLLIN, int32(i))
+		}
+	}
+	if err == nil {
+		// Once: after the exit the pidfd stays readable, and the wait goes
+		// on for the pipes alone.
+		err = add(pidfd, unix.EPOLLIN|unix.EPOLLONESHOT, pidfdEvent)
+	}
+	if err == nil {
+		err = unix.SetNonblock(fd, true) // so that os.NewFile hands it to the poller
+	}
+	if err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	p := &polled{ep: os.NewFile(uintptr(fd), "epoll"), fd: fd}
+	// A file the poller did not take has no deadlines: the wait would
+	// block a thread and could not end at one.
+	if err = p.ep.SetReadDeadline(time.Time{}); err == nil {
+		p.rc, err = p.ep.SyscallConn()
+	}
+	if err != nil {
+		p.ep.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// pump waits up to timeout milliseconds (-1: without limit) for a pipe or
+// the pidfd to be ready, parked in the poller, and hands what is ready to
+// r.ready.
+func (p *polled) pump(r *run, timeout int) {
+	var deadline time.Time
+	if timeout >= 0 {
+		deadline = time.Now().Add(time.Duration(timeout) * time.Millisecond)
+	}
+	if !deadline.Equal(p.deadline) {
+		if p.ep.SetReadDeadline(deadline) != nil {
 			return
 		}
-		cp.add(buf[:n])
-		left -= n
+		p.deadline = deadline
 	}
-}
-
-// awaitReadable waits until f can be read: for a pidfd, until its process
-// has exited.
-func awaitReadable(f *os.File) {
-	rc, err := f.SyscallConn()
-	if err == nil {
-		err = rc.Read(func(fd uintptr) bool { return readableNow(int(fd)) })
-	}
-	if err != nil { // not the poller's to wait on
-		pollReadable(f, nil)
-	}
-}
-
-// cutCheck is how often a wait in poll looks whether it is to stop.
-const cutCheck = 10 * time.Millisecond
-
-// pollReadable waits in poll for f to be readable, and reports whether it
-// is; false if poll fails other than by a signal, or once cut (if any) is
-// set.
-func pollReadable(f *os.File, cut *atomic.Bool) bool {
-	fd := fdOf(f)
-	if fd < 0 {
-		return false // poll would wait on a negative descriptor for ever
-	}
-	timeout := -1
-	if cut != nil {
-		timeout = int(cutCheck / time.Millisecond)
-	}
-	for cut == nil || !cut.Load() {
-		pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		n, err := unix.Poll(pfd, timeout)
-		switch {
-		case err == nil && n > 0:
-			return true
-		case err != nil && err != unix.EINTR:
-			return false
+	// A deadline that passes ends the wait with nothing read; the caller
+	// counts its time as after its own poll.
+	_ = p.rc.Read(func(uintptr) bool {
+		var events [3]unix.EpollEvent
+		n, err := unix.EpollWait(p.fd, events[:], 0)
+		if err != nil {
+			return err != unix.EINTR // EINTR: look again; anything else: to the caller
 		}
-	}
-	return false
-}
-
-// exitedNow reports whether the process of the pidfd f has exited, or f
-// is closed, as it is once the run is over. It asks under the file's own
-// reference, not through fdOf's bare number: the timer that calls it may
-// run while finishPolled closes f, and the number could be reused.
-func exitedNow(f *os.File) bool {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return true
-	}
-	exited := true
-	if rc.Control(func(fd uintptr) { exited = readableNow(int(fd)) }) != nil {
-		return true
-	}
-	return exited
-}
-
-// readableNow reports whether fd can be read without waiting.
-func readableNow(fd int) bool {
-	pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	n, err := unix.Poll(pfd, 0)
-	return err == nil && n > 0
-}
-
-// fdOf is f's descriptor, without os.File.Fd's switch to blocking mode;
-// -1 once f is closed, which every system call refuses (0 would be
-// assent's own stdin).
-func fdOf(f *os.File) int {
-	fd := -1
-	if rc, err := f.SyscallConn(); err == nil {
-		_ = rc.Control(func(d uintptr) { fd = int(d) })
-	}
-	return fd
-}
-
-// finishPolled is finishReading for a polled run: the readers get
-// WaitDelay to reach EOF, then their reads are cut off, and every file is
-// closed.
-func (r *run) finishPolled() {
-	p := r.io.polled
-	t := time.NewTimer(r.l.opts.WaitDelay)
-	defer t.Stop()
-	select {
-	case <-r.drained:
-	case <-t.C:
-		p.cut.Store(true)
-		for _, f := range p.files {
-			_ = f.SetReadDeadline(time.Now())
+		for _, e := range events[:n] {
+			r.ready(int(e.Fd), e.Events&unix.EPOLLIN != 0)
 		}
-		<-r.drained
-		// A reader on a loaded machine may not have run since the group
-		// was gone; only the wait is cut, not what is already there.
-		for i, cp := range []*capture{r.stdout, r.stderr} {
-			if !p.done[i] {
-				readReady(p.files[i], cp)
-			}
-		}
-	}
-	for i, f := range p.files {
-		f.Close()
-		r.io.fds[i] = -1
-	}
-	p.pid.Close()
-	r.io.pidfd = -1
+		return n > 0
+	})
 }
+
+// forget takes fd, about to be closed, out of the instance: a process
+// that shares the pipe (a child between its fork and exec) would keep it
+// there, reporting a stream that is no longer read.
+func (p *polled) forget(fd int) {
+	_ = unix.EpollCtl(p.fd, unix.EPOLL_CTL_DEL, fd, nil)
+}
+
+// close closes the instance, and with it the poller's registration.
+func (p *polled) close() { p.ep.Close() }

@@ -3,17 +3,14 @@
 package exec
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	osexec "os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -238,235 +235,81 @@ func TestLocalRun_PolledLeftoverWritingOnIsCutAtWaitDelay(t *testing.T) {
 	}
 }
 
-// At the cut, readReady reads what the pipe holds when it begins, and no
+// At the cut, readHeld reads what the pipe holds when it begins, and no
 // more: a leftover writing on as it reads cannot keep it reading. Here the
 // leftover's write comes from the reading goroutine itself, as the capture
-// first passes its cap, so that it falls between two of readReady's reads
+// first passes its cap, so that it falls between two of readHeld's reads
 // every time.
-func TestReadReady_ReadsWhatThePipeHeldAndNoMore(t *testing.T) {
+func TestReadHeld_ReadsWhatThePipeHeldAndNoMore(t *testing.T) {
 	const (
 		held  = 16 << 10 // in the pipe at the cut
-		later = 8 << 10  // written while readReady reads
-		limit = 4 << 10  // passed on readReady's second read
+		later = 8 << 10  // written while readHeld reads
+		limit = 4 << 10  // passed on readHeld's second read
 	)
-	f, w := polledPipe(t)
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeAll(p[:]) })
 	block := floodBlock(false)
-	if n, err := unix.Write(w, block[:held]); n != held || err != nil {
+	if n, err := unix.Write(p[1], block[:held]); n != held || err != nil {
 		t.Fatalf("filling the pipe: %d, %v", n, err)
 	}
 	wrote := false
-	cp := newCapture(Stdout, limit, nil, func() {
-		if n, err := unix.Write(w, block[held:held+later]); n != later || err != nil {
+	r := &run{drained: make(chan struct{})}
+	r.io.fds = [2]int{p[0], -1}
+	r.stdout = newCapture(Stdout, limit, nil, func() {
+		if n, err := unix.Write(p[1], block[held:held+later]); n != later || err != nil {
 			t.Errorf("writing during the read: %d, %v", n, err)
 		}
 		wrote = true
 	})
-	readReady(f, cp)
+	r.readHeld(0)
 	if !wrote {
 		t.Fatal("the capture never passed its cap: nothing was written during the read")
 	}
-	out := cp.output()
+	out := r.stdout.output()
 	if out.Bytes != held {
 		t.Errorf("read %d bytes, want the %d the pipe held when the read began", out.Bytes, held)
 	}
 	if !bytes.Equal(out.Data, block[:limit]) || !out.Truncated {
 		t.Errorf("kept %d bytes (truncated %v), want the first %d, truncated", len(out.Data), out.Truncated, limit)
 	}
-	if left, err := unix.IoctlGetInt(fdOf(f), unix.TIOCINQ); left != later || err != nil {
+	if left, err := unix.IoctlGetInt(p[0], unix.TIOCINQ); left != later || err != nil {
 		t.Errorf("the pipe holds %d bytes after the read (%v), want the %d written during it", left, err, later)
 	}
 }
 
-// polledPipe returns the read end of a new pipe as awaitExitPolled makes
-// it, non-blocking and the runtime poller's, and the raw write end; both
-// are closed when the test ends.
-func polledPipe(t *testing.T) (*os.File, int) {
-	t.Helper()
-	var p [2]int
-	if err := unix.Pipe2(p[:], unix.O_CLOEXEC|unix.O_NONBLOCK); err != nil {
-		t.Fatal(err)
+// A run waiting through the poller parks its own goroutine there and
+// starts none: it reads what is ready when it wakes, as a run alone does.
+func TestLocalRun_PolledWaitsWithoutGoroutinesOfItsOwn(t *testing.T) {
+	l := NewLocal(Options{Containment: ContainGroup})
+	l.simulate.busy = true
+	t.Cleanup(func() { l.Close() })
+	if res := l.Run(context.Background(), helperCmd(t, "exit", "0"), nil); res.ExitCode != 0 {
+		t.Fatalf("first run: exit %d: %s", res.ExitCode, res.StartError)
 	}
-	if err := unix.SetNonblock(p[1], false); err != nil {
-		t.Fatal(err)
-	}
-	f := os.NewFile(uintptr(p[0]), "")
-	t.Cleanup(func() { f.Close(); unix.Close(p[1]) })
-	return f, p[1]
-}
-
-// pollerRefused makes fd non-blocking, as awaitExitPolled does, wrapped in a
-// File the way the runtime leaves one whose poller registration failed:
-// wrapped while blocking, the descriptor is never handed to the poller.
-// It fails the test unless the File is indeed none of the poller's.
-func pollerRefused(t *testing.T, fd int) *os.File {
-	t.Helper()
-	f := os.NewFile(uintptr(fd), "")
-	if err := unix.SetNonblock(fd, true); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.SetReadDeadline(time.Now().Add(time.Hour)); !errors.Is(err, os.ErrNoDeadline) {
-		t.Fatalf("setting a deadline: %v, want %v: the poller took the descriptor", err, os.ErrNoDeadline)
-	}
-	return f
-}
-
-// refusedPipe is a pipe whose read end, returned as a File, the poller
-// refused (pollerRefused), and its write end.
-func refusedPipe(t *testing.T) (*os.File, int) {
-	t.Helper()
-	var p [2]int
-	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
-		t.Fatal(err)
-	}
-	return pollerRefused(t, p[0]), p[1]
-}
-
-// A pipe the poller refused is read by waiting in poll: a writer that
-// pauses between writes loses nothing, and the reader closes the stream
-// only at EOF.
-func TestDrainPolled_ReadsAPipeThePollerRefusedToEOF(t *testing.T) {
-	f, w := refusedPipe(t)
-	defer f.Close()
-	var want []byte
-	for i := range 5 {
-		want = fmt.Appendf(want, "write %d\n", i)
-	}
-	go func() {
-		defer unix.Close(w)
-		for i := range 5 {
-			time.Sleep(20 * time.Millisecond)
-			_, _ = fmt.Fprintf(fdWriter(w), "write %d\n", i)
-		}
-	}()
-	cp := newCapture(Stdout, 1<<20, nil, nil)
-	var cut atomic.Bool
-	if !drainPolled(f, cp, &cut) {
-		t.Error("the reader reported a cut, with none")
-	}
-	if got := cp.output().Data; !bytes.Equal(got, want) {
-		t.Errorf("read %q, want %q", got, want)
-	}
-}
-
-// The cut ends a reader's wait in poll on a pipe the poller refused, which
-// a read deadline cannot, and what the pipe holds is then read at the cut.
-func TestDrainPolled_CutEndsTheWaitOnAPipeThePollerRefused(t *testing.T) {
-	f, w := refusedPipe(t)
-	defer f.Close()
-	defer unix.Close(w) // a silent leftover's end, open to the last
-	cp := newCapture(Stdout, 1<<20, nil, nil)
-	var cut atomic.Bool
-	done := make(chan bool, 1)
-	go func() { done <- drainPolled(f, cp, &cut) }()
-	time.Sleep(5 * cutCheck) // let it wait in poll
-	cut.Store(true)
-	select {
-	case eof := <-done:
-		if eof {
-			t.Error("the reader reported EOF, not the cut")
-		}
-	case <-time.After(2 * time.Second):
-		unix.Close(w) // EOF ends the wait
-		<-done
-		t.Fatal("the cut did not end the reader's wait in poll")
-	}
-	if _, err := fdWriter(w).Write([]byte("at the cut\n")); err != nil {
-		t.Fatal(err)
-	}
-	readReady(f, cp)
-	if got := string(cp.output().Data); got != "at the cut\n" {
-		t.Errorf("read %q at the cut, want what the pipe held", got)
-	}
-}
-
-// A pidfd the poller refused is waited on in poll: awaitReadable returns
-// once the process has exited, not before.
-func TestAwaitReadable_WaitsOnAPidfdThePollerRefused(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := osexec.Command(exe)
-	c.Env = helperEnviron("ready")
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = c.Process.Kill(); _ = c.Wait() }()
-	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
-		t.Fatalf("helper did not announce itself: %v", err)
-	}
-	pidfd, err := unix.PidfdOpen(c.Process.Pid, 0)
-	if err != nil {
-		t.Skipf("no pidfd here: %v", err)
-	}
-	f := pollerRefused(t, pidfd)
-	defer f.Close()
-	done := make(chan struct{})
-	go func() { awaitReadable(f); close(done) }()
-	select {
-	case <-done:
-		t.Fatal("awaitReadable returned while the process ran")
-	case <-time.After(100 * time.Millisecond):
-	}
-	_ = c.Process.Kill()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("awaitReadable did not return once the process had exited")
-	}
-}
-
-// fdWriter writes to a raw descriptor.
-type fdWriter int
-
-func (w fdWriter) Write(p []byte) (int, error) { return unix.Write(int(w), p) }
-
-// A closed file has no descriptor: fdOf says -1, which every system call
-// refuses, rather than 0, assent's own stdin; and a wait on it ends.
-func TestFdOf_ClosedFileIsNoDescriptor(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	r.Close()
-	if fd := fdOf(r); fd != -1 {
-		t.Fatalf("fdOf of a closed file is %d, want -1", fd)
-	}
-	if pollReadable(r, nil) {
-		t.Fatal("a closed file polled readable")
-	}
-}
-
-// exitedNow, which keeps a polled run's timer from ending a leader that
-// exited by its deadline, tells a running process from one that exited
-// (not yet reaped), and takes a closed pidfd for an ended run.
-func TestExitedNow_TellsARunningProcessFromAnExitedOne(t *testing.T) {
-	cmd := osexec.Command("sleep", "60")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	fd, err := unix.PidfdOpen(cmd.Process.Pid, 0)
-	if err != nil {
-		t.Skipf("no pidfd here: %v", err)
-	}
-	f := os.NewFile(uintptr(fd), "pidfd")
-	if exitedNow(f) {
-		t.Fatal("a sleeping process counts as exited")
-	}
-	_ = cmd.Process.Kill()
-	for deadline := time.Now().Add(10 * time.Second); !exitedNow(f); time.Sleep(time.Millisecond) {
+	before := l.os.polled.Load()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base := runtime.NumGoroutine()
+	done := make(chan Result, 1)
+	go func() { done <- l.Run(ctx, Command{Path: "/bin/sleep", Argv: []string{"sleep", "60"}}, nil) }()
+	for deadline := time.Now().Add(10 * time.Second); l.os.waiting.Load() == 0; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("a killed process never counts as exited")
+			t.Fatal("the run never began to wait")
 		}
 	}
-	f.Close()
-	if !exitedNow(f) {
-		t.Fatal("a closed pidfd counts as a running process")
+	time.Sleep(20 * time.Millisecond) // for anything it would start to be started
+	during := runtime.NumGoroutine()
+	cancel()
+	if res := <-done; !res.Cancelled {
+		t.Errorf("the run was not cancelled: %+v", res)
+	}
+	if l.os.polled.Load() != before+1 {
+		t.Fatal("the run did not wait through the poller")
+	}
+	if during != base+1 {
+		t.Errorf("%d goroutines while the run waited, want %d: the run's own and no more", during, base+1)
 	}
 }

@@ -43,13 +43,12 @@ type streams struct {
 	// deadline is when the timeout ends the run; the zero time once it
 	// has fired.
 	deadline time.Time
-	// slow is the caller's Slow notice, given at slowAt unless the own poll
-	// has seen the leader exit by then; read through the poller, a timer
-	// gives it (see armSlow).
+	// slow is the caller's Slow notice, given at slowAt unless the wait
+	// has seen the leader exit by then (see armSlow).
 	slow   *Slow
 	slowAt time.Time
-	// polled is set when the run reads through the runtime's poller
-	// instead (see ownPollUpTo).
+	// polled is set when the run waits through the runtime's poller
+	// instead of in ppoll (see ownPollUpTo).
 	polled *polled
 }
 
@@ -60,9 +59,8 @@ func (r *run) armTimeout(timeout time.Duration) (stop func()) {
 	return func() {}
 }
 
-// armSlow keeps s's notice in the run's own poll, as the timeout is kept:
-// a run that ends within its After costs it nothing. A run read through
-// the poller gives it from a timer (awaitExitPolled).
+// armSlow keeps s's notice as the deadline of the run's wait, as the
+// timeout is kept: a run that ends within its After costs it nothing.
 func (r *run) armSlow(s *Slow) (stop func()) {
 	if s.pending() {
 		r.io.slow, r.io.slowAt = s, time.Now().Add(s.after)
@@ -79,8 +77,8 @@ func (r *run) awaitExit() {
 		waiting := r.l.os.waiting.Add(1)
 		defer r.l.os.waiting.Add(-1)
 		busy := waiting > ownPollUpTo && waiting <= pollerUpTo
-		if (busy || r.l.simulate.busy) && r.awaitExitPolled() {
-			return
+		if busy || r.l.simulate.busy {
+			r.readThroughPoller()
 		}
 	}
 	for !r.io.exited {
@@ -129,13 +127,9 @@ func (s *streams) closeWriters() {
 
 // finishReading reads what is left once the call's processes are gone.
 // Only a process out of the runner's reach can still hold a pipe open, and
-// it gets WaitDelay; then the pipes are closed, so the call cannot be held
-// open by it.
+// it gets WaitDelay; then what the pipes hold is read, and they are
+// closed, so the call cannot be held open by it.
 func (r *run) finishReading() {
-	if r.io.polled != nil {
-		r.finishPolled()
-		return
-	}
 	deadline := time.Now().Add(r.l.opts.WaitDelay)
 	r.io.exited = true // no more waiting on the pidfd
 	for r.io.fds[0] >= 0 || r.io.fds[1] >= 0 {
@@ -146,7 +140,11 @@ func (r *run) finishReading() {
 		r.pump(int(left/time.Millisecond) + 1)
 	}
 	for i := range r.io.fds {
+		r.readHeld(i)
 		r.closeStream(i)
+	}
+	if r.io.polled != nil {
+		r.io.polled.close()
 	}
 	if r.io.pidfd >= 0 {
 		unix.Close(r.io.pidfd)
@@ -157,6 +155,10 @@ func (r *run) finishReading() {
 // pump waits up to timeout milliseconds (-1: without limit) for a pipe or
 // the pidfd to be ready and reads each ready pipe once.
 func (r *run) pump(timeout int) {
+	if r.io.polled != nil {
+		r.io.polled.pump(r, timeout)
+		return
+	}
 	var pfds [3]unix.PollFd
 	var which [3]int
 	n := 0
@@ -167,7 +169,7 @@ func (r *run) pump(timeout int) {
 		}
 	}
 	if !r.io.exited && r.io.pidfd >= 0 {
-		pfds[n], which[n] = unix.PollFd{Fd: int32(r.io.pidfd), Events: unix.POLLIN}, 2
+		pfds[n], which[n] = unix.PollFd{Fd: int32(r.io.pidfd), Events: unix.POLLIN}, pidfdEvent
 		n++
 	}
 	if n == 0 {
@@ -177,29 +179,33 @@ func (r *run) pump(timeout int) {
 		return // EINTR: the caller polls again
 	}
 	for j := range n {
-		if pfds[j].Revents == 0 {
-			continue
+		if pfds[j].Revents != 0 {
+			r.ready(which[j], pfds[j].Revents&unix.POLLIN != 0)
 		}
-		switch {
-		case which[j] == 2:
-			r.io.exited = true
-		case pfds[j].Revents&unix.POLLIN == 0:
-			// Hung up with nothing left to read: EOF, without the read
-			// that would say so.
-			r.closeStream(which[j])
-		default:
-			r.readStream(which[j])
-		}
+	}
+}
+
+// ready acts on what a wait found ready: the pidfd (the leader exited), or
+// stream i, which has input or, without input, hung up.
+func (r *run) ready(i int, input bool) {
+	switch {
+	case i == pidfdEvent:
+		r.io.exited = true
+	case r.io.fds[i] < 0:
+		// Closed since the wait began.
+	case !input:
+		// Hung up with nothing left to read: EOF, without the read that
+		// would say so.
+		r.closeStream(i)
+	default:
+		r.readStream(i)
 	}
 }
 
 // readStream reads once from stream i, which poll said is ready.
 func (r *run) readStream(i int) {
 	fd := r.io.fds[i]
-	if r.io.buf.b == nil {
-		r.io.buf.b = r.io.first[:]
-	}
-	buf := r.io.buf.get()
+	buf := r.readBuf()
 	n, err := unix.Read(fd, buf)
 	if err == unix.EINTR || err == unix.EAGAIN {
 		return
@@ -208,14 +214,49 @@ func (r *run) readStream(i int) {
 		r.closeStream(i)
 		return
 	}
-	if i == 0 {
-		r.stdout.add(buf[:n])
-	} else {
-		r.stderr.add(buf[:n])
-	}
+	r.captureOf(i).add(buf[:n])
 	if r.io.buf.filled(n) {
 		growPipe(fd)
 	}
+}
+
+// readHeld reads what stream i's pipe holds now, and no more, if it is
+// still open: when the wait for the rest is cut, what was written before
+// is kept (a reader on a loaded machine may not have come to it yet), and
+// a leftover that goes on writing cannot keep it reading.
+func (r *run) readHeld(i int) {
+	fd := r.io.fds[i]
+	if fd < 0 {
+		return
+	}
+	left, err := unix.IoctlGetInt(fd, unix.TIOCINQ) // FIONREAD: what the pipe holds
+	for err == nil && left > 0 {
+		buf := r.readBuf()
+		n, rerr := unix.Read(fd, buf[:min(len(buf), left)])
+		if n <= 0 || rerr != nil {
+			return
+		}
+		r.captureOf(i).add(buf[:n])
+		r.io.buf.filled(n)
+		left -= n
+	}
+}
+
+// readBuf is the buffer for the run's next read: at first the one in the
+// run itself.
+func (r *run) readBuf() []byte {
+	if r.io.buf.b == nil {
+		r.io.buf.b = r.io.first[:]
+	}
+	return r.io.buf.get()
+}
+
+// captureOf is stream i's capture.
+func (r *run) captureOf(i int) *capture {
+	if i == 0 {
+		return r.stdout
+	}
+	return r.stderr
 }
 
 // closeStream closes stream i's pipe, if still open, and closes r.drained
@@ -223,6 +264,9 @@ func (r *run) readStream(i int) {
 func (r *run) closeStream(i int) {
 	if r.io.fds[i] < 0 {
 		return
+	}
+	if r.io.polled != nil {
+		r.io.polled.forget(r.io.fds[i])
 	}
 	unix.Close(r.io.fds[i])
 	r.io.fds[i] = -1
