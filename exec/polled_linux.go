@@ -15,19 +15,14 @@ import (
 // measured 1.26-1.29× bare exec's latency against 1.05-1.10×). When runs
 // wait together, a thread blocked per run costs the process thread
 // switches and wakeups that the runtime's poller does not. So a run that
-// finds more than ownPollUpTo runs waiting (itself among them), and no
-// more than pollerUpTo, reads through the poller. README.md (Performance)
-// has the measurements.
+// finds more than ownPollUpTo runs waiting (itself among them) waits
+// through the poller. With the wait an epoll instance per run, every such
+// run is better off there: against a cap of 16 (the cap when the poller
+// wait took three goroutines a run), bench/load measured 94-97% of bare
+// exec's calls a second over HTTP at 64 in flight against 91-94%, and
+// 117-121% against 114-116% at a thousand. README.md (Performance) has the
+// measurements.
 const ownPollUpTo = 1
-
-// pollerUpTo is how many waiting runs the poller serves; runs past it wait
-// their own way again. With a thousand calls in flight over HTTP, the
-// answers' goroutines wait on the same poller: every run through it
-// measured 76-83% of bare exec's calls a second against 90-103% (median
-// 92%) each its own way, up to 64 through it 80-94%, up to 16 92-94%.
-// Up to 16 keeps the gain at 16 in flight and most of it at 64 (stdio 96%
-// against 101% up to 64 and 90-93% the own way).
-const pollerUpTo = 16
 
 // polled is a run's wait through the runtime's poller: the run's pipes and
 // pidfd go into an epoll instance of the run's own, and the poller waits on

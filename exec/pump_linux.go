@@ -76,8 +76,7 @@ func (r *run) awaitExit() {
 	if r.io.pidfd >= 0 {
 		waiting := r.l.os.waiting.Add(1)
 		defer r.l.os.waiting.Add(-1)
-		busy := waiting > ownPollUpTo && waiting <= pollerUpTo
-		if busy || r.l.simulate.busy {
+		if waiting > ownPollUpTo || r.l.simulate.busy {
 			r.readThroughPoller()
 		}
 	}
