@@ -112,7 +112,7 @@ func syncFiles(retired []openFile, f File, path string) *fileError {
 	if first != nil {
 		return first
 	}
-	if err := f.Sync(); err != nil {
+	if err := syncData(f); err != nil {
 		return &fileError{"sync", path, err}
 	}
 	return nil
