@@ -10,16 +10,21 @@ import (
 )
 
 // newPipe returns a pipe for one of a child's output streams as two raw
-// descriptors, both blocking and close-on-exec. A run alone polls the read
-// end before each read, so it never blocks there, and the child's end is
-// blocking, as a child expects its stdout to be: no fcntl, no poller
-// registration, one system call. (A run beside others makes its read end
-// non-blocking for the runtime's poller; the child's end is another open
-// file and stays blocking.)
+// descriptors, close-on-exec: the read end non-blocking, the child's end
+// blocking, as a child expects its stdout to be.
 func newPipe() (r, w int, err error) {
 	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
 		return -1, -1, os.NewSyscallError("pipe2", err)
+	}
+	// The read end stays non-blocking: another holder of the pipe may take
+	// what poll said was there, and a blocking read would then hold the
+	// run past its timeout and WaitDelay. The child's end, another open
+	// file, blocks as a child expects.
+	if err := syscall.SetNonblock(p[1], false); err != nil {
+		syscall.Close(p[0])
+		syscall.Close(p[1])
+		return -1, -1, os.NewSyscallError("fcntl", err)
 	}
 	if p[0], err = aboveStdio(p[0]); err == nil {
 		p[1], err = aboveStdio(p[1])

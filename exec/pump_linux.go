@@ -20,8 +20,7 @@ const noPidfdPoll = 10 * time.Millisecond
 // poller registrations and no wakeups from other threads: os/exec pays for
 // all three, and one call at a time they cost more than the fork itself.
 // Beside other runs, it reads through the poller (see ownPollUpTo). The
-// pipes are read only after poll says they are ready, so they stay
-// blocking, as the child's ends must be.
+// read ends are non-blocking (see newPipe); the child's ends block.
 type streams struct {
 	fds [2]int // read ends of stdout and stderr, -1 once at EOF
 	// writers are this process's copies of the child's ends of the
