@@ -10,3 +10,7 @@ func execFn() (string, error) { return "", errors.New("no AT_EXECFN here") }
 func chainHead(string) int { return reportErr(errors.New("no fork chain here")) }
 
 func seizeStdin() int { return reportErr(errors.New("no ptrace here")) }
+
+func thief([]string) int { return reportErr(errors.New("no thief here")) }
+
+func leaveThief(string) int { return reportErr(errors.New("no thief here")) }

@@ -212,6 +212,10 @@ func runHelper(mode string, args []string) int {
 		fmt.Fprintf(os.Stderr, "%d\n", startSpewer(args[0]))
 	case "spew": // write floodBlock's lines to stdout, over and over, until it cannot
 		return spew()
+	case "thief": // race the runner (pid args[0], else the parent) for stdout's bytes; with args[1] "hold", keep stdout open after
+		return thief(args)
+	case "leave-thief": // leave a holding thief of the runner in a session of its own on stdout, write its pid to args[0], exit
+		return leaveThief(args[0])
 	default:
 		fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
 		return 2

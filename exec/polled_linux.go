@@ -114,7 +114,7 @@ func (p *polled) pump(r *run, timeout int) {
 		var events [3]unix.EpollEvent
 		n, err := unix.EpollWait(p.fd, events[:], 0)
 		if err != nil {
-			return err != unix.EINTR // EINTR: look again; anything else: to the caller
+			return err != unix.EINTR // EINTR (not expected with no timeout): wait again; anything else: to the caller
 		}
 		for _, e := range events[:n] {
 			r.ready(int(e.Fd), e.Events&unix.EPOLLIN != 0)

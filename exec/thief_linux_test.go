@@ -15,33 +15,26 @@ import (
 	"time"
 )
 
-// reviewHelperEnv selects this file's helper modes (runHelper's switch is
-// not this file's to extend).
-const reviewHelperEnv = "ASSENT_REVIEW_HELPER"
-
-func init() {
-	switch os.Getenv(reviewHelperEnv) {
-	case "thief": // race the runner (pid args[1], else the parent) for stdout's bytes
-		target := os.Getppid()
-		if len(os.Args) > 1 {
-			target, _ = strconv.Atoi(os.Args[1])
-		}
-		code := thief(target)
-		if code == 0 && len(os.Args) > 2 { // "hold": keep stdout open
-			time.Sleep(time.Minute)
-		}
-		os.Exit(code)
-	case "leave-thief": // leave a thief in a session of its own on stdout, write its pid to args[1], exit
-		os.Exit(leaveThief(os.Args[1]))
-	}
-}
-
 // thief reopens its own stdout pipe for reading (an open of
 // /proc/self/fd/1, which any process may make of a pipe it holds) and
-// races the runner for the bytes it writes: it writes one byte and takes
-// it back, until a thread of the runner sits in a blocking read of the
-// pipe, which /proc shows. Then it exits.
-func thief(runner int) int {
+// races the runner (pid args[0], else the parent) for the bytes it
+// writes: it writes one byte and takes it back, until a thread of the
+// runner sits in a blocking read of the pipe, which /proc shows. Then it
+// exits, or with args[1] "hold" keeps stdout open a minute more.
+func thief(args []string) int {
+	runner := os.Getppid()
+	if len(args) > 0 {
+		runner, _ = strconv.Atoi(args[0])
+	}
+	if code := steal(runner); code != 0 || len(args) < 2 {
+		return code
+	}
+	time.Sleep(time.Minute)
+	return 0
+}
+
+// steal races runner for stdout's bytes, as thief says.
+func steal(runner int) int {
 	rfd, err := syscall.Open("/proc/self/fd/1", syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "reopen:", err)
@@ -82,7 +75,7 @@ func inPipeRead(pid int) bool {
 func leaveThief(pidFile string) int {
 	exe, _ := os.Executable()
 	c := osexec.Command(exe, strconv.Itoa(os.Getppid()), "hold")
-	c.Env = []string{reviewHelperEnv + "=thief"}
+	c.Env = helperEnviron("thief")
 	c.Stdout = os.Stdout
 	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := c.Start(); err != nil {
@@ -93,14 +86,8 @@ func leaveThief(pidFile string) int {
 	return 0
 }
 
-func reviewCmd(t *testing.T, mode string, args ...string) Command {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Command{Path: exe, Argv: append([]string{mode}, args...), Env: []string{reviewHelperEnv + "=" + mode, "GORACE=atexit_sleep_ms=0"}}
-}
-
+// bothWays runs test for a run alone (its own poll) and for one beside
+// others (through the poller).
 func bothWays(t *testing.T, test func(t *testing.T, busy bool)) {
 	for _, busy := range []bool{false, true} {
 		name := "own poll"
@@ -111,23 +98,20 @@ func bothWays(t *testing.T, test func(t *testing.T, busy bool)) {
 	}
 }
 
-// A command that reads back what it writes to its own stdout can make the
-// runner's read of a pipe that poll (or epoll) said was ready block: the
-// read ends are blocking, and readStream reads them after the wait. The
-// run's goroutine then never looks at the deadline again, and since it also
-// holds this process's copies of the write ends until it sees the exit,
-// the read does not end even once the command has exited: the call
-// outlives its timeout without bound (promise 12). Only a cancel frees it.
-//
-// Before 72c49ee a run beside others read non-blocking pipes and kept the
-// timeout on a timer (this test passes there); it now reads the own
-// poll's way, so every run is exposed.
+// A command that reads back what it writes to its own stdout can take
+// the bytes a wait said were ready before the runner reads them. Were the
+// read ends blocking, the runner's read would then block: the run's
+// goroutine would never look at the deadline again, and since it holds
+// this process's copies of the write ends until it sees the exit, the
+// read would not end even once the command had exited. The call must
+// still end at its timeout (security.md, promise 12), alone and beside
+// others.
 func TestLocalRun_ThiefHoldsRunPastTimeout(t *testing.T) {
 	bothWays(t, func(t *testing.T, busy bool) {
 		l := NewLocal(Options{Containment: ContainGroup, Grace: 200 * time.Millisecond, WaitDelay: 300 * time.Millisecond})
 		l.simulate.busy = busy
 		t.Cleanup(func() { l.Close() })
-		cmd := reviewCmd(t, "thief")
+		cmd := helperCmd(t, "thief")
 		cmd.Timeout = 10 * time.Second // time for the thief to win the race (seconds under -race)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
@@ -147,10 +131,10 @@ func TestLocalRun_ThiefHoldsRunPastTimeout(t *testing.T) {
 }
 
 // The same from a leftover out of the group's reach (its own session,
-// under ContainGroup), after the leader has exited: finishReading's wait
-// (readStream) or the cut's readHeld blocks in read, WaitDelay no longer
-// bounds the call, and no cancel can free it (the limits are disarmed by
-// then). Here the test kills the thief to let the run go.
+// under ContainGroup), after the leader has exited: the wait for the pipes
+// and the read at the cut must not block, so WaitDelay bounds the call,
+// where no cancel could free it (the limits are disarmed by then). Should
+// it fail, the test kills the thief to let the run go.
 func TestLocalRun_LeftoverThiefHoldsRunPastWaitDelay(t *testing.T) {
 	bothWays(t, func(t *testing.T, busy bool) {
 		const waitDelay = 8 * time.Second // time for the thief to win the race (seconds under -race)
@@ -166,7 +150,7 @@ func TestLocalRun_LeftoverThiefHoldsRunPastWaitDelay(t *testing.T) {
 		}
 		t.Cleanup(killThief)
 		done := make(chan Result, 1)
-		go func() { done <- l.Run(context.Background(), reviewCmd(t, "leave-thief", pidFile), nil) }()
+		go func() { done <- l.Run(context.Background(), helperCmd(t, "leave-thief", pidFile), nil) }()
 		const bound = waitDelay + 5*time.Second
 		select {
 		case res := <-done:
